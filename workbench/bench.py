@@ -1,0 +1,60 @@
+"""`workbench bench`: every puzzle's canonical performance cases, one CSV row per run."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from . import pipeline
+from .puzzles import available
+from .puzzles.base import BenchCase
+from .solvers import canonical
+from .solvers.base import Options, Status
+from .tables import append_row
+
+COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
+           "bound", "proven", "verified", "seconds", "solver_version", "published", "match", "timestamp"]
+
+
+def _row(case: BenchCase, run: pipeline.Run) -> dict:
+    import time
+
+    rec = run.record()
+    return {"label": case.label, "puzzle": case.puzzle, "n": "" if run.n is None else run.n,
+            "solver": rec["solver"], "formulation": rec["formulation"], "time_limit": case.time_limit,
+            "threads": rec["params"].get("threads"), "status": rec["status"],
+            "value": "" if run.value is None else run.value, "bound": "" if rec["bound"] is None else rec["bound"],
+            "proven": rec["proven"], "verified": rec["verified"], "seconds": rec["seconds"],
+            "solver_version": rec["solver_version"], "published": rec["published"] or "",
+            "match": rec["match"], "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S")}
+
+
+def run_case(case: BenchCase, path: Path, console: Console) -> None:
+    n = case.n
+    while True:
+        options = Options(time_limit=case.time_limit, threads=2, count=case.count)
+        run = pipeline.solve(case.puzzle, n, case.solver, options, case.formulation, case.params)
+        row = _row(case, run)
+        append_row(path, row, COLUMNS)
+        console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
+                      f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
+        proven = run.result.status == Status.OPTIMAL and run.verified
+        if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
+            return
+        n += 1
+
+
+def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str | None, path: Path,
+              console: Console) -> int:
+    wanted = {canonical(s) for s in solvers} if solvers else None
+    for puzzle in available():
+        if puzzles and puzzle.name not in puzzles:
+            continue
+        for case in puzzle.bench_cases():
+            if wanted and canonical(case.solver) not in wanted:
+                continue
+            if label and label not in case.label:
+                continue
+            run_case(case, path, console)
+    console.print(f"figures appended to {path}")
+    return 0

@@ -1,0 +1,71 @@
+"""The triangular matchstick grid of side N (Enigma 82 / Enigma 144).
+
+Points (x, y) with x, y >= 0 and x + y <= N, in lattice coordinates where the unit vectors
+(1, 0) and (0, 1) meet at 60 degrees. Shapes are traced as closed walks that turn left by 60 or
+120 degrees at each corner: 3 turns of 120 make the triangles, two of each the quadrilaterals
+(no simple quadrilateral on this lattice has a reflex corner, so that is all of them).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+
+Point = tuple[int, int]
+# the six lattice directions in counter-clockwise order (0, 60, 120, ... degrees)
+DIRECTIONS: tuple[Point, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+TURNS = {"triangle": [(2, 2, 2)], "quad": sorted(set(permutations((1, 1, 2, 2))))}
+
+
+class Grid:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.points = [(x, y) for y in range(n + 1) for x in range(n + 1 - y)]
+        self.matches: list[tuple[Point, Point]] = []
+        for (x, y) in self.points:
+            for dx, dy in DIRECTIONS[:3]:
+                q = (x + dx, y + dy)
+                if self.inside(q):
+                    self.matches.append(((x, y), q))
+        self.index = {}
+        for i, (a, b) in enumerate(self.matches):
+            self.index[a, b] = self.index[b, a] = i
+
+    def inside(self, p: Point) -> bool:
+        return p[0] >= 0 and p[1] >= 0 and p[0] + p[1] <= self.n
+
+    def _walk(self, start: Point, d: int, turns: tuple[int, ...]):
+        """Closed left-turning walks from `start` with these exterior turns (in 60-degree steps)."""
+        def extend(p: Point, side: int, d: int, edges: tuple[int, ...]):
+            dx, dy = DIRECTIONS[d]
+            if side == len(turns) - 1:        # the last side must lead straight back to the start
+                ex, ey = start[0] - p[0], start[1] - p[1]
+                k = ex // dx if dx else ey // dy
+                if k > 0 and (ex, ey) == (k * dx, k * dy):
+                    yield edges + self._segment(p, d, k)
+                return
+            k = 1
+            while self.inside((p[0] + k * dx, p[1] + k * dy)):
+                q = (p[0] + k * dx, p[1] + k * dy)
+                yield from extend(q, side + 1, (d + turns[side]) % 6, edges + self._segment(p, d, k))
+                k += 1
+        yield from extend(start, 0, d, ())
+
+    def _segment(self, p: Point, d: int, k: int) -> tuple[int, ...]:
+        dx, dy = DIRECTIONS[d]
+        return tuple(self.index[(p[0] + i * dx, p[1] + i * dy), (p[0] + (i + 1) * dx, p[1] + (i + 1) * dy)]
+                     for i in range(k))
+
+    def shapes(self, kind: str) -> list[tuple[int, ...]]:
+        """Every shape of this kind as the sorted tuple of its match indices."""
+        found = set()
+        for p in self.points:
+            for d in range(6):
+                for turns in TURNS[kind]:
+                    for edges in self._walk(p, d, turns):
+                        found.add(tuple(sorted(edges)))
+        return sorted(found)
+
+
+@lru_cache(maxsize=16)
+def grid(n: int) -> Grid:
+    return Grid(n)

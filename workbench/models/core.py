@@ -1,0 +1,170 @@
+"""Solver-neutral model kinds.
+
+Every puzzle generator produces one of these; every backend consumes one (or converts it).
+They are plain dataclasses so that they pickle cheaply into the solver's worker process.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Sequence
+
+Sense = Literal["min", "max"]
+
+
+@dataclass
+class HittingSet:
+    """Choose a cheapest set of elements meeting every set: the matchstick-removal puzzles."""
+
+    n_elements: int
+    sets: list[tuple[int, ...]]
+    weights: list[int] | None = None
+    names: list[str] | None = None          # element names, for readable exports
+    name: str = "hitting_set"
+
+    def weight(self, e: int) -> int:
+        return 1 if self.weights is None else self.weights[e]
+
+
+@dataclass
+class Var:
+    name: str
+    lb: int = 0
+    ub: int = 1
+    integer: bool = True
+
+
+@dataclass
+class Row:
+    """lo <= sum(coef * x[var]) <= hi; either side may be None (unbounded)."""
+
+    terms: list[tuple[int, float]]
+    lo: float | None = None
+    hi: float | None = None
+    name: str = ""
+
+
+@dataclass
+class Indicator:
+    """x[var] == value implies row holds (half-reified; backends without indicators use big-M)."""
+
+    var: int
+    value: int
+    row: Row
+
+
+@dataclass
+class AllDifferent:
+    """Global constraint: the listed integer variables take pairwise different values."""
+
+    vars: list[int]
+
+
+@dataclass
+class LinearModel:
+    """A 0-1/integer linear model with indicator rows and optional all-different groups."""
+
+    vars: list[Var] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    indicators: list[Indicator] = field(default_factory=list)
+    alldiff: list[AllDifferent] = field(default_factory=list)
+    objective: list[tuple[int, float]] = field(default_factory=list)
+    sense: Sense = "min"
+    constant: float = 0.0
+    hints: dict[int, int] = field(default_factory=dict)   # a starting solution, where a backend takes one
+    project: list[int] | None = None                      # variables that identify a solution when counting
+    name: str = "model"
+
+    def add_var(self, name: str, lb: int = 0, ub: int = 1, integer: bool = True) -> int:
+        self.vars.append(Var(name, lb, ub, integer))
+        return len(self.vars) - 1
+
+    def add_row(self, terms: Sequence[tuple[int, float]], lo: float | None = None,
+                hi: float | None = None, name: str = "") -> Row:
+        row = Row(list(terms), lo, hi, name)
+        self.rows.append(row)
+        return row
+
+    def add_indicator(self, var: int, value: int, terms: Sequence[tuple[int, float]],
+                      lo: float | None = None, hi: float | None = None, name: str = "") -> None:
+        self.indicators.append(Indicator(var, value, Row(list(terms), lo, hi, name)))
+
+    @property
+    def is_maximise(self) -> bool:
+        return self.sense == "max"
+
+
+@dataclass
+class MaxSatModel:
+    """Weighted partial MaxSAT: hard clauses must hold; the weight of violated soft clauses is minimised.
+
+    Literals are DIMACS style: variable v (1-based) is +v or -v. `decode_vars` says how many leading
+    variables are the model's own (the rest are auxiliaries of encodings).
+    """
+
+    n_vars: int
+    hard: list[list[int]] = field(default_factory=list)
+    soft: list[tuple[list[int], int]] = field(default_factory=list)
+    decode_vars: int = 0
+    offset: int = 0                       # objective = offset + cost of violated soft clauses
+    sense: Sense = "min"                  # for "max" the reported objective is -(offset + cost)
+    name: str = "maxsat"
+
+
+Model = HittingSet | LinearModel | MaxSatModel
+
+
+def hitting_set_to_linear(hs: HittingSet) -> LinearModel:
+    m = LinearModel(name=hs.name)
+    for e in range(hs.n_elements):
+        m.add_var(hs.names[e] if hs.names else f"x{e}")
+    for i, s in enumerate(hs.sets):
+        m.add_row([(e, 1.0) for e in s], lo=1, name=f"hit{i}")
+    m.objective = [(e, float(hs.weight(e))) for e in range(hs.n_elements)]
+    return m
+
+
+def hitting_set_to_maxsat(hs: HittingSet) -> MaxSatModel:
+    return MaxSatModel(
+        n_vars=hs.n_elements,
+        hard=[[e + 1 for e in s] for s in hs.sets],
+        soft=[([-(e + 1)], hs.weight(e)) for e in range(hs.n_elements)],
+        decode_vars=hs.n_elements,
+        name=hs.name,
+    )
+
+
+def objective_value(model: LinearModel, values: Sequence[int]) -> float:
+    return model.constant + sum(c * values[v] for v, c in model.objective)
+
+
+def maxsat_to_linear(ms: MaxSatModel) -> LinearModel:
+    """Clauses become covering rows; each soft clause gets a relaxation variable that pays its weight."""
+    m = LinearModel(name=ms.name, sense="min", constant=float(ms.offset))
+    for v in range(ms.n_vars):
+        m.add_var(f"b{v + 1}")
+
+    def clause_row(lits: list[int], extra: list[tuple[int, float]]) -> None:
+        negatives = sum(1 for lit in lits if lit < 0)
+        terms = [(abs(lit) - 1, 1.0 if lit > 0 else -1.0) for lit in lits] + extra
+        m.add_row(terms, lo=1 - negatives)
+
+    for clause in ms.hard:
+        clause_row(clause, [])
+    for i, (clause, weight) in enumerate(ms.soft):
+        relax = m.add_var(f"r{i}")
+        clause_row(clause, [(relax, 1.0)])
+        m.objective.append((relax, float(weight)))
+    if ms.sense == "max":   # objective = -(offset + cost): maximise the negation
+        m.sense, m.constant = "max", -m.constant
+        m.objective = [(v, -c) for v, c in m.objective]
+    return m
+
+
+def as_linear(model: Model) -> LinearModel:
+    if isinstance(model, LinearModel):
+        return model
+    if isinstance(model, HittingSet):
+        return hitting_set_to_linear(model)
+    if isinstance(model, MaxSatModel):
+        return maxsat_to_linear(model)
+    raise TypeError(f"cannot express {type(model).__name__} as a linear model")

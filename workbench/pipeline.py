@@ -1,0 +1,122 @@
+"""One run, end to end: generate the model, solve it in a worker, decode, check independently."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .puzzles import get, published
+from .puzzles.base import Published, Verdict
+from .solvers import canonical
+from .solvers.base import Options, Result, Status, clean_number
+from .solvers.runner import run as run_backend
+from .solvers.search import NativeTask
+from .puzzles.base import BadInput
+
+
+@dataclass
+class Run:
+    puzzle: str
+    n: int | None
+    formulation: str
+    result: Result
+    verdict: Verdict | None
+    published: Published | None
+    generate_seconds: float = 0.0
+    params: dict[str, Any] = field(default_factory=dict)
+    table_key: str = ""
+
+    @property
+    def verified(self) -> bool:
+        return self.verdict is not None and self.verdict.ok
+
+    @property
+    def value(self) -> float | int | None:
+        """The run's answer: the count for counting runs, else the objective."""
+        r = self.result
+        return r.count if r.count is not None else clean_number(r.objective)
+
+    @property
+    def match(self) -> str:
+        """How the answer compares with the published value."""
+        pub, value, r = self.published, self.value, self.result
+        if pub is None or value is None or r.status == Status.ERROR:
+            return ""
+        if r.count is not None:
+            if r.status != Status.OPTIMAL:
+                return "partial count"
+            return "yes" if value == pub.value else "DIFFERS"
+        better = value < pub.value if get(self.puzzle).sense == "min" else value > pub.value
+        if value == pub.value:
+            return "yes" if r.status == Status.OPTIMAL else "equal, not proven"
+        if r.status == Status.OPTIMAL:
+            return "NEW RECORD (proven)" if pub.status == "BOUND" and better else "DIFFERS"
+        if better:
+            return "NEW RECORD" if pub.status == "BOUND" else "CONTRADICTS published"
+        return "worse"
+
+    def record(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
+            "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
+            "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
+            "count": r.count, "seconds": round(r.total_seconds + self.generate_seconds, 3),
+            "generate_seconds": round(self.generate_seconds, 3),
+            "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
+            "solver_version": r.solver_version, "params": {**r.params, **self.params},
+            "published": None if self.published is None else self.published.value,
+            "published_status": None if self.published is None else self.published.status,
+            "match": self.match, "check": None if self.verdict is None else self.verdict.message,
+            "message": r.message, "solution": r.solution,
+        }
+
+
+def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
+          formulation: str | None = None, params: dict[str, Any] | None = None) -> Run:
+    puzzle = get(puzzle_name)
+    params = dict(params or {})
+    puzzle.validate(n, params)
+    solver = canonical(solver)
+    formulation = formulation or puzzle.default_formulation
+    if formulation not in [f.name for f in puzzle.formulations] + ["default"]:
+        raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
+                       f"(known: {', '.join(f.name for f in puzzle.formulations)})")
+    t0 = time.perf_counter()
+    if solver == "search":
+        if puzzle.native_search is None:
+            raise BadInput(f"{puzzle.name} has no native search backend")
+        model: Any = NativeTask(puzzle.native_search, n, params, puzzle.sense)
+        formulation = "native"
+    else:
+        model = puzzle.model(n, formulation, params)
+    generated = time.perf_counter() - t0
+    result = run_backend(solver, model, options)
+    if result.solution is None and result.values is not None and solver != "search":
+        if options.count:
+            result.solution = [puzzle.decode(n, model, v, params) for v in result.values]
+        else:
+            result.solution = puzzle.decode(n, model, result.values, params)
+    verdict = _check(puzzle, n, result, options, params)
+    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params), n),
+               generated, params, puzzle.table_key(params))
+
+
+def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
+    """The independent checker decides whether the run's solution counts at all."""
+    if result.solution is None or result.status == Status.ERROR:
+        return None
+    if options.count:
+        verdicts = [puzzle.check(n, s, params) for s in result.solution]
+        bad = [v for v in verdicts if not v.ok]
+        verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")
+    else:
+        verdict = puzzle.check(n, result.solution, params)
+        if verdict.ok and verdict.objective is not None and result.objective is not None \
+                and abs(verdict.objective - result.objective) > 1e-6:
+            verdict = Verdict(False, f"the backend reports objective {clean_number(result.objective)} "
+                                     f"but the checker measures {clean_number(verdict.objective)}")
+    if not verdict.ok:   # a rejected solution is never reported or stored as an answer
+        result.message = f"checker rejected the solution: {verdict.message}"
+        result.status, result.solution, result.objective = Status.ERROR, None, None
+    return verdict

@@ -1,0 +1,55 @@
+"""Puzzle registry: name -> the class that wires its generator, checker, drawings and data."""
+from __future__ import annotations
+
+import csv
+import importlib
+from functools import lru_cache
+from importlib import resources
+
+from .base import BadInput, Puzzle, Published
+
+REGISTRY = {
+    "enigma144": "workbench.puzzles.trigrid:Enigma144",
+    "enigma82": "workbench.puzzles.trigrid:Enigma82",
+    "triangles": "workbench.puzzles.trigrid:Triangles",
+    "squares": "workbench.puzzles.squares:SquaresPuzzle",
+    "stones": "workbench.puzzles.stones:StonesPuzzle",
+    "percolation": "workbench.puzzles.percolation:PercolationPuzzle",
+    "magic15": "workbench.puzzles.magic15:Magic15Puzzle",
+}
+
+
+@lru_cache(maxsize=None)
+def get(name: str) -> Puzzle:
+    if name not in REGISTRY:
+        raise BadInput(f"unknown puzzle '{name}' (known: {', '.join(REGISTRY)})")
+    module, cls = REGISTRY[name].split(":")
+    try:
+        return getattr(importlib.import_module(module), cls)()
+    except (ImportError, AttributeError) as e:
+        raise BadInput(f"puzzle '{name}' is not available in this build ({e})") from e
+
+
+def available() -> list[Puzzle]:
+    found = []
+    for name in REGISTRY:
+        try:
+            found.append(get(name))
+        except BadInput:
+            pass
+    return found
+
+
+@lru_cache(maxsize=None)
+def published_table(key: str) -> dict[int, Published]:
+    """Published reference values, from workbench/data/<key>.csv (never printed as our own)."""
+    path = resources.files("workbench") / "data" / f"{key}.csv"
+    if not path.is_file():
+        return {}
+    with path.open() as f:
+        return {int(r["n"]): Published(key, int(r["n"]), int(r["value"]), r["status"], r["source"])
+                for r in csv.DictReader(f)}
+
+
+def published(key: str, n: int | None) -> Published | None:
+    return published_table(key).get(0 if n is None else n)

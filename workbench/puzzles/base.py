@@ -1,0 +1,123 @@
+"""What a puzzle family provides to the workbench.
+
+A puzzle ties together its generator (geometry -> solver-neutral model), the decoding of a
+model solution into the puzzle's own terms, an independent checker, drawings and the published
+reference values. The commands in cli.py only ever talk to this interface.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..models.core import Model, Sense
+
+
+class BadInput(Exception):
+    """User error: the CLI prints the message on one line and exits with status 2."""
+
+
+@dataclass
+class Verdict:
+    ok: bool
+    message: str
+    objective: float | None = None      # the objective the checker itself measured on the solution
+
+
+@dataclass
+class PuzzleOption:
+    """A puzzle-specific command-line option, e.g. --margin for squares."""
+
+    flag: str
+    help: str
+    type: Callable[[str], Any] | None = None   # None: a boolean switch
+    default: Any = None
+
+    @property
+    def dest(self) -> str:
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+@dataclass
+class Formulation:
+    name: str
+    help: str
+
+
+class Puzzle:
+    name: str = ""
+    title: str = ""
+    sense: Sense = "min"
+    needs_n: bool = True
+    n_min: int = 1
+    n_max: int = 10**6
+    formulations: list[Formulation] = []
+    options: list[PuzzleOption] = []
+    default_solver: str = "highs"
+    native_search: str | None = None    # "module:function" run by the `search` backend
+    counts: bool = False                # the puzzle's question is a count (the `count` command)
+
+    # -- generator and model -------------------------------------------------------------
+    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+        if not self.needs_n:
+            return
+        if n is None:
+            raise BadInput(f"{self.name} needs --n")
+        if not self.n_min <= n <= self.n_max:
+            raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+        raise NotImplementedError
+
+    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
+        """Model variable values -> the puzzle's own JSON-able solution."""
+        raise NotImplementedError
+
+    # -- independent checking and drawing ------------------------------------------------
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        raise NotImplementedError
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        return str(solution)
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        raise BadInput(f"{self.name} has no PNG drawing")
+
+    # -- reference data ------------------------------------------------------------------
+    def table_key(self, params: dict[str, Any]) -> str:
+        """The name of the published series these params reproduce (variants differ)."""
+        return self.name
+
+    def bench_cases(self) -> list["BenchCase"]:
+        """The canonical performance cases of this puzzle, run by `workbench bench`."""
+        return []
+
+    @property
+    def default_formulation(self) -> str:
+        return self.formulations[0].name if self.formulations else "default"
+
+
+@dataclass
+class Published:
+    puzzle: str
+    n: int
+    value: int
+    status: str          # PROVEN, CLAIMED or BOUND
+    source: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class BenchCase:
+    """One canonical performance case. With `ladder`, n climbs from `n` until a run is not proven
+    (or `n_stop` is passed): that measures the largest n a backend proves within the time limit."""
+
+    puzzle: str
+    n: int | None
+    solver: str
+    time_limit: float
+    params: dict[str, Any] = field(default_factory=dict)
+    formulation: str | None = None
+    ladder: bool = False
+    n_stop: int | None = None
+    count: bool = False
+    label: str = ""

@@ -1,0 +1,133 @@
+"""Enigma 144 / Enigma 82 / triangles only: spoil every shape of the triangular grid of side N
+by removing the fewest matches: a minimum hitting set over the shapes' match sets."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.trigrid import all_matches, surviving
+from ..generators.trigrid import grid
+from ..models.core import HittingSet
+from .base import BenchCase, Formulation, Puzzle, Verdict
+
+N_MAX = 30
+
+
+class TriGridPuzzle(Puzzle):
+    kinds: tuple[str, ...] = ()
+    n_min, n_max = 1, N_MAX
+    default_solver = "maxsat"      # measured fastest by far on these hitting sets (see bench)
+    formulations = [Formulation("plain", "one covering row per shape: the shape's matches, at least one removed")]
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> HittingSet:
+        g = grid(n)
+        sets = [s for kind in self.kinds for s in g.shapes(kind)]
+        names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
+        return HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}")
+
+    def decode(self, n: int | None, model: Any, values: Any, params: dict[str, Any]) -> list:
+        g = grid(n)
+        return [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]]
+
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        everything = all_matches(n)
+        try:
+            removed = {frozenset((tuple(a), tuple(b))) for a, b in solution}
+        except (TypeError, ValueError):
+            return Verdict(False, "malformed solution: expected a list of [[x, y], [x, y]] matches")
+        strangers = removed - everything
+        if strangers:
+            return Verdict(False, f"{len(strangers)} removed match(es) are not matches of the grid")
+        if len(removed) != len(solution):
+            return Verdict(False, "a match is listed twice")
+        left = surviving(n, everything - removed, self.kinds)
+        alive = {k: v for k, v in left.items() if v}
+        if alive:
+            kind, shapes = next(iter(alive.items()))
+            return Verdict(False, f"{sum(map(len, alive.values()))} shape(s) survive, e.g. the {kind} "
+                                  f"with corners {shapes[0]}", len(removed))
+        what = " and ".join({"triangle": "triangles", "quad": "quadrilaterals"}[k] for k in self.kinds)
+        return Verdict(True, f"all {what} spoiled by {len(removed)} removed matches", len(removed))
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        return draw_ascii(n, solution)
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        draw_png(n, solution, path, f"{self.title}, N = {n}: {len(solution)} matches removed")
+
+    def bench_cases(self) -> list[BenchCase]:
+        if self.name != "enigma144":
+            return []
+        cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
+                 for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode") for n in range(6, 11)]
+        cases += [BenchCase(self.name, 1, s, 60.0, ladder=True, n_stop=N_MAX, label="largest N proven in 60 s")
+                  for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode")]
+        return cases
+
+
+class Enigma144(TriGridPuzzle):
+    name, title, kinds = "enigma144", "Enigma 144: spoil all triangles and quadrilaterals", ("triangle", "quad")
+
+
+class Enigma82(TriGridPuzzle):
+    name, title, kinds = "enigma82", "Enigma 82: spoil all quadrilaterals", ("quad",)
+
+
+class Triangles(TriGridPuzzle):
+    name, title, kinds = "triangles", "Spoil all triangles", ("triangle",)
+
+
+# -- drawings -------------------------------------------------------------------------------
+
+def _removed_set(solution: Any) -> set[frozenset]:
+    return {frozenset((tuple(a), tuple(b))) for a, b in solution}
+
+
+def draw_ascii(n: int, solution: Any) -> str:
+    """Point rows from the apex down; a removed match is drawn as a dot instead of its stroke."""
+    removed = _removed_set(solution)
+    width = 4 * n + 1
+    rows = [[" "] * width for _ in range(2 * n + 1)]
+
+    def col(p):               # horizontal position of a point: shifted half a unit per row
+        return 4 * p[0] + 2 * p[1]
+
+    for (a, b) in map(tuple, all_matches(n)):
+        a, b = sorted((a, b), key=lambda p: (p[1], p[0]))
+        gone = frozenset((a, b)) in removed
+        if a[1] == b[1]:                               # horizontal
+            r, c = 2 * (n - a[1]), col(a)
+            rows[r][c + 1:c + 4] = list(" · " if gone else "───")
+        else:                                          # rising to the right (/) or to the left (\)
+            r = 2 * (n - a[1]) - 1
+            c = col(a) + (1 if b[0] == a[0] else -1)
+            rows[r][c] = "·" if gone else ("/" if b[0] == a[0] else "\\")
+    for y in range(n + 1):
+        for x in range(n + 1 - y):
+            rows[2 * (n - y)][col((x, y))] = "•"
+    return "\n".join("".join(r).rstrip() for r in rows)
+
+
+def draw_png(n: int, solution: Any, path: str, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    removed = _removed_set(solution)
+    fig, ax = plt.subplots(figsize=(6, 5.5))
+    h = 3 ** 0.5 / 2
+
+    def xy(p):
+        return p[0] + p[1] / 2, p[1] * h
+
+    for m in all_matches(n):
+        a, b = tuple(m)
+        (x0, y0), (x1, y1) = xy(a), xy(b)
+        if m in removed:
+            ax.plot([x0, x1], [y0, y1], color="tab:red", lw=1.2, ls=":", alpha=0.8)
+        else:
+            ax.plot([x0, x1], [y0, y1], color="saddlebrown", lw=3, solid_capstyle="round")
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=10)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
+    plt.close(fig)

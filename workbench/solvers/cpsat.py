@@ -1,0 +1,119 @@
+"""OR-Tools CP-SAT: linear rows, native indicators (OnlyEnforceIf), all-different, hints, counting."""
+from __future__ import annotations
+
+import time
+from importlib.metadata import version as _dist_version
+
+from ..models.core import HittingSet, LinearModel, MaxSatModel, Row, as_linear
+from .base import Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+
+NAME = "cpsat"
+KINDS = (HittingSet, LinearModel, MaxSatModel)
+INSTALL = "pip install ortools"
+
+
+def version() -> str:
+    return _dist_version("ortools")
+
+
+def _integral(x: float, what: str) -> int:
+    if abs(x - round(x)) > 1e-9:
+        raise UnsupportedModel(f"CP-SAT needs integer coefficients; {what} has {x}")
+    return int(round(x))
+
+
+def build(model: LinearModel):
+    from ortools.sat.python import cp_model
+
+    cp = cp_model.CpModel()
+    xs = [cp.NewBoolVar(v.name) if (v.lb, v.ub) == (0, 1) else cp.NewIntVar(v.lb, v.ub, v.name)
+          for v in model.vars]
+    is_bool = [(v.lb, v.ub) == (0, 1) for v in model.vars]
+
+    def add(row: Row):
+        if (row.lo == 1 and row.hi is None and all(c == 1 and is_bool[v] for v, c in row.terms)):
+            return cp.AddBoolOr([xs[v] for v, _ in row.terms])   # covering rows: clauses propagate best
+        expr = sum(_integral(c, row.name) * xs[v] for v, c in row.terms)
+        lo = None if row.lo is None else _integral(row.lo, row.name)
+        hi = None if row.hi is None else _integral(row.hi, row.name)
+        if lo is not None and hi is not None:
+            return cp.AddLinearConstraint(expr, lo, hi)
+        return cp.Add(expr >= lo) if lo is not None else cp.Add(expr <= hi)
+
+    for row in model.rows:
+        add(row)
+    for ind in model.indicators:
+        lit = xs[ind.var] if ind.value == 1 else xs[ind.var].Not()
+        add(ind.row).OnlyEnforceIf(lit)
+    for group in model.alldiff:
+        cp.AddAllDifferent([xs[v] for v in group.vars])
+    if model.objective:
+        expr = sum(_integral(c, "objective") * xs[v] for v, c in model.objective)
+        cp.Maximize(expr) if model.is_maximise else cp.Minimize(expr)
+    for v, val in model.hints.items():
+        cp.AddHint(xs[v], val)
+    return cp, xs
+
+
+def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError as e:
+        raise Unavailable(f"OR-Tools is not installed ({INSTALL})") from e
+    t0 = time.perf_counter()
+    lm = as_linear(model)
+    cp, xs = build(lm)
+    solver = cp_model.CpSolver()
+    p = solver.parameters
+    p.num_workers = int(options.threads)
+    p.random_seed = int(options.seed)
+    p.log_search_progress = bool(options.verbose)
+    if options.time_limit is not None:
+        p.max_time_in_seconds = float(options.time_limit)
+    for key, value in options.params.get("cpsat", {}).items():
+        setattr(p, key, value)
+    constant = lm.constant
+    seen: set[tuple[int, ...]] = set()
+    examples: list[list[int]] = []
+    show = int(options.params.get("show", 0) or 0)
+    project = lm.project if lm.project is not None else list(range(len(xs)))
+
+    class Listener(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self):
+            if options.count:
+                key = tuple(self.Value(xs[v]) for v in project)
+                if key not in seen:
+                    seen.add(key)
+                    if len(examples) < show:
+                        examples.append([self.Value(x) for x in xs])
+                    if len(seen) % 1000 == 0:
+                        report(Incumbent(None, None, examples, count=len(seen)))
+                return
+            report(Incumbent(self.ObjectiveValue() + constant if lm.objective else None,
+                             self.BestObjectiveBound() + constant if lm.objective else None,
+                             [self.Value(x) for x in xs]))
+
+    if options.count:
+        p.enumerate_all_solutions = True
+        if lm.objective:
+            raise UnsupportedModel("counting needs a model without objective")
+    t1 = time.perf_counter()
+    code = solver.Solve(cp, Listener())
+    t2 = time.perf_counter()
+    timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
+    if options.count:
+        complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(seen),
+                      values=examples, **timings)
+    has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    values = [solver.Value(x) for x in xs] if has_solution else None
+    objective = solver.ObjectiveValue() + constant if has_solution and lm.objective else None
+    bound = solver.BestObjectiveBound() + constant if lm.objective and code != cp_model.INFEASIBLE else None
+    if code == cp_model.OPTIMAL:
+        return Result(Status.OPTIMAL, objective, objective if lm.objective else None, values, **timings)
+    if code == cp_model.INFEASIBLE:
+        return Result(Status.INFEASIBLE, **timings)
+    if code == cp_model.MODEL_INVALID:
+        return Result(Status.ERROR, message=cp.Validate() or "model invalid")
+    return Result(Status.FEASIBLE if has_solution else Status.UNKNOWN, objective, bound if has_solution or
+                  lm.objective else None, values, **timings)

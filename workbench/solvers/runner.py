@@ -1,0 +1,172 @@
+"""Run a backend in a worker process with a hard wall-clock limit.
+
+One long-lived worker per backend family (its solver library is imported once); the parent keeps
+the latest incumbent the worker reported, so when the worker has to be killed at the deadline,
+or dies, the best solution and bound found so far survive.
+"""
+from __future__ import annotations
+
+import atexit
+import socket
+import subprocess
+import sys
+import time
+import traceback
+from dataclasses import replace
+from multiprocessing.connection import Connection
+from typing import Any
+
+from ..models.core import HittingSet, LinearModel, MaxSatModel
+from . import canonical, load, split_name
+from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
+from .search import NativeTask
+
+GRACE_SECONDS = 5.0          # beyond the time limit before the worker is killed
+
+
+def _serve(conn: Connection) -> None:
+    conn.send(("ready", None))
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        name, model, options = job
+        base, sub = split_name(name)
+        try:
+            module = load(base)
+            ver = module.version(sub) if base == "minizinc" else module.version()
+            if not isinstance(model, module.KINDS):
+                raise UnsupportedModel(f"{name} does not take {type(model).__name__} models")
+            result = module.solve(model, options, lambda inc: conn.send(("incumbent", inc)), sub)
+            result.solver_version = ver
+        except (Unavailable, UnsupportedModel) as e:
+            result = Result(Status.ERROR, message=str(e))
+        except Exception as e:  # a backend failure is a result, not a crash of the whole run
+            result = Result(Status.ERROR, message=f"{type(e).__name__}: {e}")
+            if options.verbose:
+                traceback.print_exc()
+        conn.send(("result", result))
+
+
+class Worker:
+    """A fresh interpreter (not a fork: solver libraries must not meet in one process), talking
+    over a socket pair so that solver output on stdout never mixes with the messages."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno())
+        theirs.close()
+        self.conn = Connection(ours.detach())
+        self.conn.recv()        # "ready": the interpreter start-up is not charged to the solve
+
+    @property
+    def exitcode(self) -> int | None:
+        return self.process.poll()
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(5)
+        self.conn.close()
+
+
+_workers: dict[str, Worker] = {}
+
+
+def _worker(base: str) -> Worker:
+    w = _workers.get(base)
+    if w is None or not w.alive():
+        w = _workers[base] = Worker()
+    return w
+
+
+@atexit.register
+def shutdown() -> None:
+    for w in _workers.values():
+        if w.alive():
+            w.kill()
+    _workers.clear()
+
+
+def model_sense(model: Any) -> str:
+    if isinstance(model, (LinearModel, MaxSatModel, NativeTask)):
+        return model.sense
+    return "min"
+
+
+class Tracker:
+    """The best incumbent and bound reported so far, kept by the parent."""
+
+    def __init__(self, sense: str) -> None:
+        self.sign = 1.0 if sense == "min" else -1.0
+        self.objective: float | None = None
+        self.bound: float | None = None
+        self.values: Any = None
+        self.count: int | None = None
+
+    def update(self, inc: Incumbent) -> None:
+        if inc.objective is not None and (self.objective is None or
+                                          self.sign * inc.objective < self.sign * self.objective):
+            self.objective, self.values = inc.objective, inc.values
+        if inc.bound is not None and (self.bound is None or self.sign * inc.bound > self.sign * self.bound):
+            self.bound = inc.bound
+        if inc.count is not None:
+            self.count, self.values = inc.count, inc.values
+
+    def merge(self, result: Result) -> Result:
+        """Fill what the final result lacks (a killed or interrupted run) from the incumbents."""
+        if result.values is None and self.values is not None and result.status in (Status.UNKNOWN,
+                                                                                    Status.FEASIBLE):
+            result.values = self.values
+            result.objective = self.objective
+            if result.status == Status.UNKNOWN and self.objective is not None:
+                result.status = Status.FEASIBLE
+        if self.bound is not None and (result.bound is None or self.sign * self.bound > self.sign * result.bound):
+            if result.status != Status.OPTIMAL:
+                result.bound = self.bound
+        if result.count is None and self.count is not None:
+            result.count = self.count
+        return result
+
+
+def run(name: str, model: Any, options: Options) -> Result:
+    """Solve `model` with backend `name`; never raises for a backend's own failure."""
+    name = canonical(name)
+    base, _ = split_name(name)
+    tracker = Tracker(model_sense(model))
+    started = time.perf_counter()
+    worker = _worker(base)
+    deadline = None if options.time_limit is None else started + options.time_limit + GRACE_SECONDS
+    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    try:
+        worker.conn.send((name, model, options))
+        while True:
+            wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            if not worker.conn.poll(wait):
+                worker.kill()
+                result = tracker.merge(Result(Status.UNKNOWN, message="killed at the hard wall-clock limit"))
+                break
+            kind, payload = worker.conn.recv()
+            if kind == "incumbent":
+                tracker.update(payload)
+            else:
+                result = tracker.merge(payload)
+                break
+    except (EOFError, ConnectionError, BrokenPipeError):
+        time.sleep(0.1)
+        code = worker.exitcode
+        worker.kill()
+        result = Result(Status.ERROR, message=f"backend process died (exit code {code})")
+    result = replace(result, solver=name, params={**params, **result.params},
+                     total_seconds=time.perf_counter() - started)
+    if not result.solver_version and result.status != Status.ERROR:
+        result.solver_version = "?"
+    return result
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])))

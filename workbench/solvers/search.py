@@ -1,0 +1,37 @@
+"""Native searches: puzzle-specific exhaustive or heuristic programs, counted as one more backend."""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from importlib.metadata import version as _dist_version
+from typing import Any
+
+from .base import Options, Report, Result, UnsupportedModel
+
+
+@dataclass
+class NativeTask:
+    """What the `search` backend runs instead of a model: the puzzle's own search function."""
+
+    entry: str                      # "module:function"
+    n: int | None
+    params: dict[str, Any] = field(default_factory=dict)
+    sense: str = "min"
+
+
+NAME = "search"
+KINDS = (NativeTask,)
+INSTALL = "pip install numba"
+
+
+def version() -> str:
+    return f"workbench native (numba {_dist_version('numba')})"
+
+
+def solve(task, options: Options, report: Report, sub: str | None = None) -> Result:
+    if not isinstance(task, NativeTask):
+        raise UnsupportedModel("the search backend runs a puzzle's native search, not a model")
+    module, function = task.entry.split(":")
+    search = getattr(importlib.import_module(module), function)
+    options.params = {**task.params, **options.params}
+    return search(task.n, options, report)
