@@ -13,7 +13,8 @@ from rich.table import Table
 from . import pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle
-from .solvers import UnknownSolver, available_solvers, canonical
+from .solvers import UnknownSolver, available_solvers, canonical, require
+from .solvers.base import Unavailable
 from .solvers.base import Options, Status, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
@@ -218,6 +219,7 @@ def cmd_solve(args, count: bool = False) -> int:
         raise BadInput(f"{puzzle.name} is not a counting puzzle")
     n = _single_n(args, puzzle)
     extra = {"show": args.show} if count else None
+    require(canonical(args.solver or puzzle.default_solver))
     run = _run_one(args, puzzle, n, args.solver or puzzle.default_solver, count, extra)
     if getattr(args, "png", None) and run.result.solution is not None:
         puzzle.png(n, run.result.solution, args.png, run.params)
@@ -238,6 +240,7 @@ def cmd_table(args) -> int:
     for n in ns:
         puzzle.validate(n, {})
     solver = canonical(args.solver or puzzle.default_solver)
+    require(solver)
     params = _params(args, puzzle)
     key = puzzle.table_key(params)
     path = Path(args.output) if args.output else RESULTS / f"{key}.csv"
@@ -369,7 +372,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench}
     try:
         return commands[args.command](args)
-    except (BadInput, UnknownSolver) as e:
+    except (BadInput, UnknownSolver, Unavailable) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
     except KeyboardInterrupt:

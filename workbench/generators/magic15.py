@@ -124,16 +124,19 @@ def planning_model(start: tuple[int, ...] | None, horizon: int, pandiagonal: boo
             m.add_indicator(keep, 1, [(x[t + 1][c], 1.0), (x[t][c], -1.0)], lo=0, hi=0)
         for a, b in EDGES:     # the tile at b slides into a
             m.add_indicator(move[a, b], 1, [(x[t + 1][a], 1.0), (x[t][b], -1.0)], lo=0, hi=0)
-        if t > 0:              # no move after a stay
+        if t > 0:              # no move after a stay, and no move straight back (never shorter)
             m.add_row([(v, 1.0) for v in moved[t - 1]] + [(v, -1.0) for v in moved[t]], lo=0,
                       name=f"stays_last{t}")
+            for a, b in EDGES:
+                m.add_row([(last[a, b], 1.0), (move[b, a], 1.0)], hi=1, name=f"no_undo{t}_{a}_{b}")
+        last = move
     _magic_rows(m, x[horizon], pandiagonal, tag="end_")
     m.objective = [(v, 1.0) for step in moved for v in step]
     m.project = x[horizon]
     return m
 
 
-def decode_plan(start: tuple[int, ...], horizon: int, values) -> list[int]:
+def decode_plan(horizon: int, values) -> list[int]:
     """The tiles moved, read off the boards of a planning-model solution (variables x come first)."""
     boards = [list(values[t * CELLS:(t + 1) * CELLS]) for t in range(horizon + 1)]
     moves = []

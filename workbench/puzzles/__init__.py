@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 import importlib
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from .base import BadInput, Puzzle, Published
 
@@ -43,7 +43,7 @@ def available() -> list[Puzzle]:
 @lru_cache(maxsize=None)
 def published_table(key: str) -> dict[int, Published]:
     """Published reference values, from workbench/data/<key>.csv (never printed as our own)."""
-    path = resources.files("workbench") / "data" / f"{key}.csv"
+    path = Path(__file__).parent.parent / "data" / f"{key}.csv"
     if not path.is_file():
         return {}
     with path.open() as f:

@@ -250,17 +250,15 @@ def _gen(b, sm, pl, pos, bk, bn, bb, hasb, k, r, pend, L, mt, mp, mm, mo, nm,
                 if b[q] != 0:
                     bcells[nb] = q
                     nb += 1
-        for ra in range(bb[0, 0] - 1, bb[0, 1] + 2):
-            for ca in range(bb[0, 2] - 1, bb[0, 3] + 2):
-                c = ra * W + ca
-                sa = sm[c]
-                if b[c] != 0 or sa < 1 or sa >= k:
+        for sa in range(1, k):                       # c in A and d in B with sa + sb in [k-r, k]
+            for ia in range(bn[sa]):
+                c = bk[sa, ia]
+                if c % W >= HALF:
                     continue
-                for rb in range(bb[1, 0] - 1, bb[1, 1] + 2):
-                    for cb in range(bb[1, 2] - 1, bb[1, 3] + 2):
-                        d = rb * W + cb
-                        s = sa + sm[d]
-                        if b[d] != 0 or sm[d] < 1 or s > k or s < k - r:
+                for sb in range(max(1, k - r - sa), k - sa + 1):
+                    for ib in range(bn[sb]):
+                        d = bk[sb, ib]
+                        if d % W < HALF:
                             continue
                         for o in range(8):
                             ok = _merge_ok(b, sm, pl, bcells, nb, c, d, o)
@@ -320,17 +318,72 @@ def _snapshot(b, bb, hasb, out):
 
 
 @njit(cache=True)
+def _tail(b, sm, pl, pos, bk, bn, k0, best, best_cells, cand, ncand, idx):
+    """The bulk of the tree: no ones left and one group, so number k goes exactly on a cell of sum k.
+
+    A lean loop for this case; a child whose successor cannot be placed (no cell of sum k + 1 now,
+    and no neighbour of sum 1 that it would lift to k + 1) is counted without being placed.
+    Returns (best, cells in the best board or 0, positions, error code).
+    """
+    whole = np.empty((2, 4), dtype=np.int64)
+    whole[0, 0] = 0
+    whole[0, 1] = H - 1
+    whole[0, 2] = 0
+    whole[0, 3] = HALF - 1
+    nbest = 0
+    nodes = 0
+    ncand[0] = bn[k0]
+    cand[0, :bn[k0]] = bk[k0, :bn[k0]]
+    idx[0] = 0
+    L = 0
+    while L >= 0:
+        if idx[L] < ncand[L]:
+            p = cand[L, idx[L]]
+            idx[L] += 1
+            v = k0 + L
+            nodes += 1
+            if v <= best and bn[v + 1] == 0:
+                leaf = True
+                for d in range(8):
+                    q = p + OFF[d]
+                    if b[q] == 0 and sm[q] == 1:
+                        leaf = False
+                        break
+                if leaf:
+                    continue
+            row = p // W
+            col = p % W
+            if row < MARGIN or row >= H - MARGIN or col < MARGIN or col >= HALF - MARGIN or L >= MAXL - 2:
+                return best, nbest, nodes, ERR_EDGE
+            _put(b, sm, pl, pos, bk, bn, p, v, 1)
+            if v > best:
+                best = v
+                nbest = _snapshot(b, whole, 0, best_cells)
+            L += 1
+            ncand[L] = bn[v + 1]
+            cand[L, :bn[v + 1]] = bk[v + 1, :bn[v + 1]]
+            idx[L] = 0
+        else:
+            L -= 1
+            if L >= 0:
+                _put(b, sm, pl, pos, bk, bn, cand[L, idx[L] - 1], k0 + L, -1)
+    return best, nbest, nodes, 0
+
+
+@njit(cache=True)
 def _workspace():
     """Board, sums, blocks, bucket positions, buckets, bucket sizes and the per-level move lists."""
     return (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
             np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
             np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32),
             np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32),
-            np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32))
+            np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32),
+            np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64),
+            np.empty(MAXL, dtype=np.int64))
 
 
 @njit(cache=True)
-def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, allm, alln, canm, cann, best_cells, frontier, stats):
+def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, floor, allm, alln, canm, cann, best_cells, frontier, stats):
     """Depth-first search from the board `cells` (next number k0, r0 ones left).
 
     ws is a zeroed workspace (see _workspace) and is left zeroed. With cut > 0, the boards just
@@ -338,21 +391,20 @@ def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, allm, alln, canm, cann, best_cell
     Returns (best value, cells in best board, frontier count); stats[0] += positions visited,
     stats[1] = error code.
     """
-    b, sm, pl, pos, bk, bn, mt, mp, mm, mo = ws
+    b, sm, pl, pos, bk, bn, mt, mp, mm, mo, cand, ncand, cidx = ws
     bb = np.empty((2, 4), dtype=np.int64)
     bb[:, 0] = H
     bb[:, 1] = -1
     bb[:, 2] = W
     bb[:, 3] = -1
     hasb = hasb0
-    best = 1 if r0 + ncell > 0 else 0
-    nbest = 0
+    top = 1 if r0 + ncell > 0 else 0
     for i in range(ncell):
         _put(b, sm, pl, pos, bk, bn, cells[i, 0], cells[i, 1], 1)
         _grow(bb, 1 if cells[i, 0] % W >= HALF else 0, cells[i, 0])
-        best = max(best, cells[i, 1])
-    if ncell > 0:
-        nbest = _snapshot(b, bb, hasb, best_cells)
+        top = max(top, cells[i, 1])
+    best = max(floor, top)
+    nbest = _snapshot(b, bb, hasb, best_cells) if top > floor else 0
     nm = np.zeros(MAXL, dtype=np.int64)
     idx = np.zeros(MAXL, dtype=np.int64)
     kk = np.zeros(MAXL, dtype=np.int64)
@@ -429,12 +481,18 @@ def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, allm, alln, canm, cann, best_cell
             idx[L] = 0
             if cut > 0 and pend[L] < 0 and kk[L] == cut + 1:
                 if nfront < frontier.shape[0]:
-                    n = _snapshot(b, bb, hasb, frontier[nfront, 3:])
+                    n = _snapshot(b, bb, hasb, frontier[nfront, 2:])
                     frontier[nfront, 0, 0] = n
                     frontier[nfront, 0, 1] = kk[L]
                     frontier[nfront, 1, 0] = rr[L]
                     frontier[nfront, 1, 1] = hasb
                 nfront += 1
+                nm[L] = 0
+            elif cut == 0 and rr[L] == 0 and hasb == 0 and pend[L] < 0:
+                best, nb, n, err = _tail(b, sm, pl, pos, bk, bn, kk[L], best, best_cells, cand, ncand, cidx)
+                if nb > 0:
+                    nbest = nb
+                nodes += n
                 nm[L] = 0
             else:
                 err = _gen(b, sm, pl, pos, bk, bn, bb, hasb, kk[L], rr[L], pend[L], L,
@@ -477,13 +535,13 @@ def _run_tasks(front, order, allm, alln, canm, cann, nthreads, bests, boards, nb
         mine = np.zeros(2, dtype=np.int64)
         ws = _workspace()
         cells = np.empty((MAXC, 2), dtype=np.int64)
-        dummy = np.empty((0, MAXC + 3, 2), dtype=np.int64)
+        dummy = np.empty((0, 2, 2), dtype=np.int64)
         for i in range(t, order.shape[0], nthreads):
             f = front[order[i]]
             n = f[0, 0]
-            best, nb, _ = _dfs(ws, f[3:3 + n], n, f[0, 1], f[1, 0], f[1, 1], 0,
+            best, nb, _ = _dfs(ws, f[2:2 + n], n, f[0, 1], f[1, 0], f[1, 1], 0, bests[t],
                                allm, alln, canm, cann, cells, dummy, mine)
-            if best > bests[t]:
+            if nb > 0 and best > bests[t]:
                 bests[t] = best
                 nbs[t] = nb
                 boards[t, :nb] = cells[:nb]
@@ -504,14 +562,46 @@ def frontier(n: int, cut: int) -> tuple[np.ndarray, int, np.ndarray, int]:
     cells = np.empty((MAXC, 2), dtype=np.int64)
     stats = np.zeros(2, dtype=np.int64)
     empty = np.empty((0, 0), dtype=np.int64)
-    probe = np.empty((0, MAXC + 3, 2), dtype=np.int64)
-    _, _, count = _dfs(_workspace(), empty, 0, 2, n, 0, cut, ALLM, ALLN, CANM, CANN, cells, probe, stats)
-    front = np.zeros((count, MAXC + 3, 2), dtype=np.int64)
+    probe = np.empty((0, 2, 2), dtype=np.int64)
+    _, _, count = _dfs(_workspace(), empty, 0, 2, n, 0, cut, 0, ALLM, ALLN, CANM, CANN, cells, probe, stats)
+    front = np.zeros((count, 2 + n + cut, 2), dtype=np.int64)   # header rows, then the cells
     stats[:] = 0
-    best, nb, _ = _dfs(_workspace(), empty, 0, 2, n, 0, cut, ALLM, ALLN, CANM, CANN, cells, front, stats)
+    best, nb, _ = _dfs(_workspace(), empty, 0, 2, n, 0, cut, 0, ALLM, ALLN, CANM, CANN, cells, front, stats)
     if stats[1]:
         raise RuntimeError(f"search limits exceeded (code {stats[1]})")
     return front, best, cells[:nb].copy(), int(stats[0])
+
+
+def dedupe(front: np.ndarray) -> np.ndarray:
+    """Drop frontier boards that are rotations/reflections of others (one group only): their
+    subtrees are images of each other. This removes the residual symmetry of the symmetric starts."""
+    if len(front) == 0:
+        return front
+    one = front[:, 1, 1] == 0
+    f = front[one]
+    cnt = f[:, 0, 0]
+    width = f.shape[1] - 2
+    valid = np.arange(width)[None, :] < cnt[:, None]
+    p, v = f[:, 2:, 0], f[:, 2:, 1]
+    best = None
+    for o in range(8):
+        r, c = _transform(o, p // W, p % W)
+        r = np.where(valid, r, 10**6)
+        c = np.where(valid, c, 10**6)
+        r = r - r.min(axis=1, keepdims=True)
+        c = c - c.min(axis=1, keepdims=True)
+        code = np.where(valid, (r * 1024 + c) * 1024 + v, np.iinfo(np.int64).max)
+        code.sort(axis=1)
+        if best is None:
+            best = code
+            continue
+        diff = code != best
+        first = diff.argmax(axis=1)
+        rows = np.arange(len(code))
+        less = diff.any(axis=1) & (code[rows, first] < best[rows, first])
+        best[less] = code[less]
+    _, keep = np.unique(best, axis=0, return_index=True)
+    return np.concatenate([f[np.sort(keep)], front[~one]])
 
 
 def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int = 0,
@@ -520,8 +610,9 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
     if not 1 <= n <= 8:
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     start = time.monotonic()
-    cut = cut if cut is not None else {1: 3, 2: 3, 3: 4, 4: 6, 5: 8}.get(n, 9)
+    cut = cut if cut is not None else {1: 3, 2: 3, 3: 4, 4: 6, 5: 6}.get(n, 7)
     front, best, best_cells, nodes = frontier(n, cut)
+    front = dedupe(front)
     order = np.random.default_rng(seed).permutation(len(front))
     threads = max(1, min(threads, os.cpu_count() or 1))
     set_num_threads(min(threads, get_num_threads()))

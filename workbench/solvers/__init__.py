@@ -92,3 +92,19 @@ def installed(kind: type | None = None) -> list[str]:
     if kind is None:
         return names
     return [n for n in names if kind in load(split_name(n)[0]).KINDS]
+
+
+def require(name: str) -> None:
+    """Raise Unavailable (with how to install) when backend `name` cannot run here; imports nothing."""
+    base, sub = split_name(name)
+    module = load(base)
+    try:
+        module.version(sub) if base == "minizinc" else module.version()
+    except Unavailable:
+        raise
+    except Exception as e:
+        raise Unavailable(f"{name} is unavailable ({e}); install: {module.INSTALL}") from None
+    if base == "minizinc":
+        reason = module.why_unusable(module.discover()[sub])
+        if reason:
+            raise Unavailable(f"{name} cannot run here: {reason}; {module.INSTALL}")

@@ -53,7 +53,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     bound = _bound_from_log(text)
     if prob.sol_status == pulp.LpSolutionOptimal and "Optimal solution found" in text:
         status, bound = Status.OPTIMAL, objective
-    elif "proven infeasible" in text:
+    elif prob.status == pulp.LpStatusInfeasible:
         status = Status.INFEASIBLE
     elif has_solution:
         status = Status.FEASIBLE

@@ -33,6 +33,8 @@ def build(model: LinearModel):
     def add(row: Row):
         if (row.lo == 1 and row.hi is None and all(c == 1 and is_bool[v] for v, c in row.terms)):
             return cp.AddBoolOr([xs[v] for v, _ in row.terms])   # covering rows: clauses propagate best
+        if row.lo is None and row.hi is None:
+            return None
         expr = sum(_integral(c, row.name) * xs[v] for v, c in row.terms)
         lo = None if row.lo is None else _integral(row.lo, row.name)
         hi = None if row.hi is None else _integral(row.hi, row.name)
@@ -44,7 +46,9 @@ def build(model: LinearModel):
         add(row)
     for ind in model.indicators:
         lit = xs[ind.var] if ind.value == 1 else xs[ind.var].Not()
-        add(ind.row).OnlyEnforceIf(lit)
+        constraint = add(ind.row)
+        if constraint is not None:
+            constraint.OnlyEnforceIf(lit)
     for group in model.alldiff:
         cp.AddAllDifferent([xs[v] for v in group.vars])
     if model.objective:
@@ -70,6 +74,10 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     p.log_search_progress = bool(options.verbose)
     if options.time_limit is not None:
         p.max_time_in_seconds = float(options.time_limit)
+    if isinstance(model, HittingSet):
+        # pure covering: core-guided lower bounds prove what the default portfolio cannot (measured:
+        # enigma144 N=6 proven in seconds instead of not at all in 100 s)
+        p.optimize_with_core = True
     for key, value in options.params.get("cpsat", {}).items():
         setattr(p, key, value)
     constant = lm.constant

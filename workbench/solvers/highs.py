@@ -36,6 +36,8 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
     lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
                        for i in mf.integer]
+    # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
+    highspy.Highs.resetGlobalScheduler(True)
     h = highspy.Highs()
     h.setOptionValue("output_flag", bool(options.verbose))
     h.setOptionValue("threads", int(options.threads))

@@ -36,7 +36,7 @@ def discover() -> dict[str, dict]:
 def why_unusable(entry: dict) -> str | None:
     """Cheap reasons a configured solver cannot run here; the rest is found by trying."""
     if entry.get("isGUIApplication"):
-        return "a GUI application"
+        return "it is a GUI application"
     if entry.get("requiredFlags"):
         return f"needs {' '.join(entry['requiredFlags'])} pointing at the vendor's library"
     exe = entry.get("executable")
@@ -69,7 +69,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     if entry is None:
         raise Unavailable(f"minizinc has no solver '{sub}' ({INSTALL})")
     if why_unusable(entry):
-        raise Unavailable(f"minizinc:{sub} is {why_unusable(entry)}")
+        raise Unavailable(f"minizinc:{sub} cannot run here: {why_unusable(entry)}")
     warnings.filterwarnings("ignore", category=MiniZincWarning)
     t0 = time.perf_counter()
     text, data = to_minizinc(model, satisfy=options.count)

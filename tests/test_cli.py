@@ -1,0 +1,142 @@
+"""The command line as a user meets it: output, files, errors."""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+PY = sys.executable
+
+
+def wb(*args, env=None, cwd=None):
+    return subprocess.run([PY, "-m", "workbench", *args], capture_output=True, text=True, env=env, cwd=cwd,
+                          timeout=300)
+
+
+def test_solve_json_record():
+    p = wb("solve", "enigma144", "--n", "4", "--json")
+    assert p.returncode == 0, p.stderr
+    rec = json.loads(p.stdout)
+    for key in ("puzzle", "n", "solver", "status", "objective", "bound", "proven", "verified", "seconds",
+                "solution"):
+        assert key in rec
+    assert (rec["objective"], rec["status"], rec["proven"], rec["verified"]) == (13, "optimal", True, True)
+    assert len(rec["solution"]) == 13
+
+
+def test_solve_prints_value_drawing_and_verdict(tmp_path):
+    png = tmp_path / "g.png"
+    p = wb("solve", "enigma144", "--n", "3", "--solver", "highs", "--png", str(png))
+    assert p.returncode == 0, p.stderr
+    assert "value 8" in p.stdout and "optimal" in p.stdout and "verified" in p.stdout
+    assert "•" in p.stdout and png.exists()
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "nosuch", "--n", "3"], "unknown puzzle"),
+    (["solve", "enigma144", "--n", "3", "--solver", "nosuch"], "unknown solver"),
+    (["solve", "enigma144", "--n", "0"], "between"),
+    (["solve", "enigma144", "--n", "31"], "between"),
+    (["solve", "enigma144", "--n", "x"], "integer"),
+    (["solve", "enigma144"], "needs --n"),
+    (["solve", "enigma144", "--n", "3", "--time-limit", "-1"], "positive"),
+    (["solve", "enigma144", "--n", "3", "--solver", "minizinc:cplex"], "cannot run here"),
+    (["table", "enigma144", "--n", "3..x"], "bad --n"),
+    (["export", "enigma144", "--n", "3", "--format", "docx", "-o", "x"], "invalid choice"),
+    (["verify", "enigma144", "--n", "3", "/nonexistent.json"], "no such file"),
+    (["frobnicate"], "invalid choice"),
+])
+def test_bad_input_exits_2_with_one_line(args, needle):
+    p = wb(*args)
+    assert p.returncode == 2
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_malformed_file_exits_2(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    p = wb("verify", "enigma144", "--n", "3", str(bad))
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_missing_executable_exits_2(tmp_path):
+    env = dict(os.environ, PATH=os.path.dirname(PY))     # the venv only: no minizinc on PATH
+    p = wb("solve", "enigma144", "--n", "3", "--solver", "minizinc:gecode", env=env)
+    assert p.returncode == 2
+    assert "minizinc" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_verify_saved_solution_and_reject_a_tampered_one(tmp_path):
+    p = wb("solve", "enigma144", "--n", "4", "--json")
+    rec = json.loads(p.stdout)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(rec))
+    assert wb("verify", "enigma144", str(good)).returncode == 0
+    rec["solution"] = rec["solution"][1:]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(rec))
+    v = wb("verify", "enigma144", str(bad))
+    assert v.returncode == 1 and "INVALID" in v.stdout
+
+
+def test_table_appends_and_resumes(tmp_path):
+    out = tmp_path / "t.csv"
+    p = wb("table", "enigma144", "--n", "1..4", "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(out.open()))
+    assert [int(r["objective"]) for r in rows] == [1, 4, 8, 13]
+    assert all(r["status"] == "optimal" and r["match"] == "yes" and r["verified"] == "True" for r in rows)
+    again = wb("table", "enigma144", "--n", "1..5", "-o", str(out))
+    assert again.stdout.count("skipped") == 4
+    rows = list(csv.DictReader(out.open()))
+    assert [int(r["n"]) for r in rows] == [1, 2, 3, 4, 5]
+
+
+def test_compare_flags_no_disagreement_on_agreeing_backends(tmp_path):
+    out = tmp_path / "c.csv"
+    p = wb("compare", "enigma144", "--n", "3", "--solvers", "highs,maxsat,cpsat", "-o", str(out))
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "no disagreement" in p.stdout
+    rows = list(csv.DictReader(out.open()))
+    assert {r["solver"] for r in rows} == {"highs", "maxsat", "cpsat"}
+    assert {r["objective"] for r in rows} == {"8"}
+
+
+def test_compare_goes_on_past_a_broken_backend(tmp_path):
+    out = tmp_path / "c.csv"
+    p = wb("compare", "enigma144", "--n", "2", "--solvers", "minizinc:cplex,maxsat", "-o", str(out))
+    rows = list(csv.DictReader(out.open()))
+    assert [r["status"] for r in rows] == ["error", "optimal"]
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps", "wcnf", "mzn"])
+def test_export_files_solve_elsewhere_to_the_same_optimum(fmt, tmp_path):
+    path = tmp_path / f"model.{fmt}"
+    p = wb("export", "enigma144", "--n", "3", "--format", fmt, "-o", str(path))
+    assert p.returncode == 0, p.stderr
+    if fmt in ("lp", "mps"):
+        code = ("import highspy,sys; h=highspy.Highs(); h.setOptionValue('output_flag', False); "
+                "h.readModel(sys.argv[1]); h.run(); print(round(h.getInfo().objective_function_value))")
+        out = subprocess.run([PY, "-c", code, str(path)], capture_output=True, text=True).stdout
+    elif fmt == "wcnf":
+        code = ("from pysat.formula import WCNF; from pysat.examples.rc2 import RC2; import sys; "
+                "r=RC2(WCNF(from_file=sys.argv[1])); r.compute(); print(r.cost)")
+        out = subprocess.run([PY, "-c", code, str(path)], capture_output=True, text=True).stdout
+    else:
+        out = subprocess.run(["minizinc", "--solver", "gecode", str(path), str(path.with_suffix(".dzn"))],
+                             capture_output=True, text=True).stdout
+        last = [line for line in out.splitlines() if line.startswith("x = ")][-1]
+        out = str(json.loads(last[4:].rstrip(";")).count(1))    # x = [0, 1, ...]: the removed matches
+    assert out.strip() == "8"
+
+
+def test_solvers_lists_every_backend_with_a_version():
+    p = wb("solvers")
+    assert p.returncode == 0
+    for name in ("highs", "cbc", "cpsat", "maxsat", "minizinc:gecode", "search"):
+        assert name in p.stdout
+    assert "minizinc:cplex" in p.stdout and "missing" in p.stdout

@@ -1,0 +1,72 @@
+"""The triangular-grid puzzles: shapes, checker, published answers, drawings."""
+import random
+
+import pytest
+
+from workbench import pipeline
+from workbench.checks.trigrid import all_matches, surviving
+from workbench.generators.trigrid import grid
+from workbench.puzzles import get
+from workbench.solvers.base import Options, Status
+
+
+def a002717(n):     # triangles: published closed form
+    return n * (n + 2) * (2 * n + 1) // 8
+
+
+def a204185(n):     # quadrilaterals: published closed form
+    return (3 - 3 * (-1) ** n - 16 * n - 16 * n * n + 16 * n ** 3 + 10 * n ** 4) // 32
+
+
+@pytest.mark.parametrize("n", range(1, 13))
+def test_shape_counts_match_oeis(n):
+    g = grid(n)
+    assert len(g.matches) == 3 * n * (n + 1) // 2
+    assert len(g.shapes("triangle")) == a002717(n)
+    assert len(g.shapes("quad")) == a204185(n)
+    independent = surviving(n, all_matches(n), ("triangle", "quad"))
+    assert len(independent["triangle"]) == a002717(n)
+    assert len(independent["quad"]) == a204185(n)
+
+
+@pytest.mark.parametrize("puzzle,n,expected", [
+    ("enigma144", 1, 1), ("enigma144", 2, 4), ("enigma144", 3, 8), ("enigma144", 4, 13),
+    ("enigma144", 5, 20), ("enigma144", 6, 29), ("enigma82", 6, 20), ("triangles", 6, 21)])
+def test_published_minima(puzzle, n, expected):
+    run = pipeline.solve(puzzle, n, "maxsat", Options(time_limit=60))
+    assert run.result.status == Status.OPTIMAL
+    assert run.value == expected
+    assert run.verified
+    assert run.match == "yes" or run.published is None
+
+
+def test_checker_rejects_corrupted_solutions():
+    puzzle = get("enigma144")
+    run = pipeline.solve("enigma144", 5, "maxsat", Options(time_limit=60))
+    good = run.result.solution
+    assert puzzle.check(5, good, {}).ok
+    rng = random.Random(7)
+    for _ in range(10):      # put one removed match back: some shape must survive
+        broken = list(good)
+        broken.pop(rng.randrange(len(broken)))
+        verdict = puzzle.check(5, broken, {})
+        assert not verdict.ok and "survive" in verdict.message
+    assert not puzzle.check(5, good + [[[0, 0], [3, 3]]], {}).ok          # not a match of the grid
+    assert not puzzle.check(5, good + [good[0]], {}).ok                    # listed twice
+    assert not puzzle.check(5, "nonsense", {}).ok
+    assert not puzzle.check(5, [], {}).ok
+
+
+def test_drawing_marks_removed_matches():
+    puzzle = get("enigma144")
+    picture = puzzle.render(2, [[[0, 0], [1, 0]]], {})
+    assert picture.count("•") == 6
+    assert " · " in picture.splitlines()[-1]          # the removed bottom-left match
+    assert picture.count("───") == 3 - 1               # the other horizontal matches remain
+
+
+def test_png_drawing(tmp_path):
+    puzzle = get("enigma144")
+    path = tmp_path / "grid.png"
+    puzzle.png(3, [[[0, 0], [1, 0]]], str(path), {})
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
