@@ -131,9 +131,35 @@ def planning_model(start: tuple[int, ...] | None, horizon: int, pandiagonal: boo
                 m.add_row([(last[a, b], 1.0), (move[b, a], 1.0)], hi=1, name=f"no_undo{t}_{a}_{b}")
         last = move
     _magic_rows(m, x[horizon], pandiagonal, tag="end_")
+    _move_count_bounds(m, x[horizon], starts, [v for step in moved for v in step])
     m.objective = [(v, 1.0) for step in moved for v in step]
     m.project = x[horizon]
     return m
+
+
+def _taxicab(a: int, b: int) -> int:
+    return abs(a // SIDE - b // SIDE) + abs(a % SIDE - b % SIDE)
+
+
+def _move_count_bounds(m: LinearModel, end: list[int], starts: list[tuple[int, ...]],
+                       moves: list[int]) -> None:
+    """Redundant rows that give the solvers a real lower bound: a move carries one tile one cell, so
+    the moves number at least the tiles' total taxicab distance to their final cells, and they have
+    the parity of the hole's own distance. The final board is spelt out one-hot for this."""
+    at = [[m.add_var(f"end{c}_is_{v}") for v in range(CELLS)] for c in range(CELLS)]
+    for c in range(CELLS):
+        m.add_row([(at[c][v], 1.0) for v in range(CELLS)], lo=1, hi=1)
+        m.add_row([(at[c][v], float(v)) for v in range(CELLS)] + [(end[c], -1.0)], lo=0, hi=0)
+    for v in range(CELLS):
+        m.add_row([(at[c][v], 1.0) for c in range(CELLS)], lo=1, hi=1)
+    home = {v: [s.index(v) for s in starts] for v in range(CELLS)}
+    travel = [(at[c][v], float(min(_taxicab(h, c) for h in home[v]))) for c in range(CELLS)
+              for v in range(1, CELLS)]
+    m.add_row([(u, 1.0) for u in moves] + [(u, -d) for u, d in travel if d], lo=0, name="taxicab")
+    half = m.add_var("half_surplus", 0, len(moves))
+    hole = [(at[c][0], -float(_taxicab(home[0][0], c))) for c in range(CELLS)]
+    m.add_row([(u, 1.0) for u in moves] + [(u, d) for u, d in hole if d] + [(half, -2.0)], lo=0, hi=0,
+              name="parity")
 
 
 def decode_plan(horizon: int, values) -> list[int]:
