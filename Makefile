@@ -21,6 +21,15 @@ run: setup
 	$(PY) -m workbench table enigma144 --n 1..10
 	$(PY) -m workbench table enigma82 --n 1..10
 	$(PY) -m workbench table triangles --n 1..10
+	$(PY) -m workbench table squares --n 1..16 --solver search
+	$(PY) -m workbench table squares --n 1..12 --solver search --all
+	$(PY) -m workbench table stones --n 1..3
+	$(PY) -m workbench table percolation --n 1..8
+	$(PY) -m workbench table percolation --n 1..10 --permutation
+	$(PY) -m workbench count percolation --n 5 --solver minizinc:gecode --show 2
+	$(PY) -m workbench table magic15 --solver search
+	$(PY) -m workbench table magic15 --solver search --pandiagonal
+	$(PY) -m workbench count magic15 --solver minizinc:gecode --symmetry
 
 test: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile

@@ -140,3 +140,20 @@ def test_solvers_lists_every_backend_with_a_version():
     for name in ("highs", "cbc", "cpsat", "maxsat", "minizinc:gecode", "search"):
         assert name in p.stdout
     assert "minizinc:cplex" in p.stdout and "missing" in p.stdout
+
+
+def test_rows_of_an_older_file_survive_a_new_column(tmp_path):
+    from workbench.tables import append_row, read_rows
+    path = tmp_path / "old.csv"
+    path.write_text("puzzle,n\nenigma144,3\n")
+    append_row(path, {"puzzle": "enigma144", "n": 4, "objective": 13}, ["puzzle", "n", "objective"])
+    assert read_rows(path) == [{"puzzle": "enigma144", "n": "3", "objective": ""},
+                               {"puzzle": "enigma144", "n": "4", "objective": "13"}]
+
+
+def test_count_shows_examples_from_a_model_backend():
+    out = subprocess.run([sys.executable, "-m", "workbench", "count", "magic15", "--solver", "cpsat",
+                          "--pandiagonal", "--show", "2", "--json"], capture_output=True, text=True,
+                         timeout=300, check=True).stdout
+    record = json.loads(out)
+    assert record["count"] == 384 and record["match"] == "yes" and len(record["solution"]) == 2

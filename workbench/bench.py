@@ -38,7 +38,7 @@ def run_case(case: BenchCase, path: Path, console: Console) -> None:
         append_row(path, row, COLUMNS)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
-        proven = run.result.status == Status.OPTIMAL and run.verified
+        proven = run.result.status == Status.OPTIMAL and (run.verified or run.counting)
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return
         n += 1

@@ -86,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(c)
     c.add_argument("--json", action="store_true")
     c.add_argument("--show", type=int, default=0, help="draw K example solutions")
+    c.add_argument("--png", help="write a PNG drawing of the example solutions")
     t = sub.add_parser("table", help="a row per N appended to results/<puzzle>.csv; reruns resume")
     common(t, many_n=True)
     t.add_argument("-o", "--output", help="CSV file (default results/<puzzle>.csv)")
@@ -183,28 +184,31 @@ def cmd_solvers(args) -> int:
     return 0
 
 
-def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False,
-             extra: dict[str, Any] | None = None) -> pipeline.Run:
-    params = {**_params(args, puzzle), **(extra or {})}
-    return pipeline.solve(puzzle.name, n, solver, _options(args, count), args.formulation, params)
+def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False) -> pipeline.Run:
+    options = _options(args, count)
+    if count and getattr(args, "show", 0):
+        options.params["show"] = args.show
+    return pipeline.solve(puzzle.name, n, solver, options, args.formulation, _params(args, puzzle))
 
 
 def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> None:
     rec, r = run.record(), run.result
     head = f"{puzzle.name}" + (f" N={run.n}" if run.n is not None else "")
     out.print(f"[bold]{head}[/]  solver {r.solver} ({r.solver_version or '?'})  formulation {run.formulation}")
-    what = "count" if r.count is not None else "value"
+    what = "count" if run.counting else "value"
     value = run.value
     proven = "proven" if r.proven else "not proven"
     out.print(f"{what} {value if value is not None else '-'}   status {r.status} ({proven})   "
               f"bound {rec['bound'] if rec['bound'] is not None else '-'}   time {rec['seconds']:.2f} s "
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
-    if r.message and r.status in (Status.ERROR, Status.UNKNOWN, Status.FEASIBLE):
+    if r.count is not None and not run.counting:
+        out.print(f"optimal solutions counted: {r.count}")
+    if r.message and (r.status in (Status.ERROR, Status.UNKNOWN, Status.FEASIBLE) or r.count is not None):
         out.print(f"note: {r.message}")
     if show_drawing and r.solution is not None:
-        drawings = r.solution if r.count is not None else [r.solution]
-        for s in drawings:
-            out.print(puzzle.render(run.n, s, run.params), markup=False)
+        drawings = r.solution if run.counting else [r.solution]
+        for i, s in enumerate(drawings):
+            out.print(("\n" if i else "") + puzzle.render(run.n, s, run.params), markup=False)
     if run.verdict is not None:
         mark = "[green]verified[/]" if run.verified else "[red]REJECTED[/]"
         out.print(f"check: {mark}: {run.verdict.message}")
@@ -215,12 +219,16 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
-    if count and not puzzle.counts:
-        raise BadInput(f"{puzzle.name} is not a counting puzzle")
+    solver = canonical(args.solver or (puzzle.default_solver if puzzle.counts or not count else "cpsat"))
+    if count:
+        if not puzzle.can_count:
+            raise BadInput(f"{puzzle.name} is not a counting puzzle")
+        if not puzzle.counts and (solver == "search" or args.formulation not in (None, *puzzle.count_formulations)):
+            raise BadInput(f"{puzzle.name} counts with a model backend and the "
+                           f"{'/'.join(puzzle.count_formulations)} formulation")
     n = _single_n(args, puzzle)
-    extra = {"show": args.show} if count else None
-    require(canonical(args.solver or puzzle.default_solver))
-    run = _run_one(args, puzzle, n, args.solver or puzzle.default_solver, count, extra)
+    require(solver)
+    run = _run_one(args, puzzle, n, solver, count)
     if getattr(args, "png", None) and run.result.solution is not None:
         puzzle.png(n, run.result.solution, args.png, run.params)
     if args.json:
@@ -236,17 +244,19 @@ def cmd_table(args) -> int:
     from rich.progress import Progress
 
     puzzle = get(args.puzzle)
+    if puzzle.needs_n and args.n is None:
+        raise BadInput(f"{puzzle.name} needs --n")
     ns = n_range(args.n) if puzzle.needs_n else [None]
     for n in ns:
         puzzle.validate(n, {})
     solver = canonical(args.solver or puzzle.default_solver)
     require(solver)
     params = _params(args, puzzle)
-    key = puzzle.table_key(params)
+    formulation = args.formulation if args.formulation and solver != "search" else puzzle.formulation_for(solver)
+    key = puzzle.variant(params, formulation)
     path = Path(args.output) if args.output else RESULTS / f"{key}.csv"
     done = set() if args.redo else tables.done_keys(tables.read_rows(path))
-    formulation = "native" if solver == "search" else (args.formulation or puzzle.default_formulation)
-    count = puzzle.counts
+    count = puzzle.is_count(formulation)
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{key} with {solver}", total=len(ns))
         for n in ns:
@@ -261,7 +271,7 @@ def cmd_table(args) -> int:
             tables.append_row(path, tables.row_from_record(rec))
             value = run.value if run.value is not None else "-"
             pub = "" if run.published is None else f"  published {run.published.value} ({run.published.status})"
-            out.print(f"N={n}: {value}  {rec['status']}  bound {rec['bound'] if rec['bound'] is not None else '-'}"
+            out.print(f"{'N=' + str(n) if n is not None else puzzle.name}: {value}  {rec['status']}  bound {rec['bound'] if rec['bound'] is not None else '-'}"
                       f"  {rec['seconds']:.2f} s  verified {run.verified}{pub}  {run.match}")
             progress.advance(task)
     out.print(f"rows in {path}")
@@ -296,7 +306,7 @@ def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     solvers = [canonical(s.strip()) for s in args.solvers.split(",") if s.strip()]
-    count = puzzle.counts
+    count = puzzle.counts or args.formulation in puzzle.count_formulations
     runs = []
     for solver in solvers:
         err.print(f"running {solver} ...")
@@ -328,7 +338,8 @@ def cmd_export(args) -> int:
     n = _single_n(args, puzzle)
     params = _params(args, puzzle)
     puzzle.validate(n, params)
-    model = puzzle.model(n, args.formulation or puzzle.default_formulation, params)
+    made_for = {"wcnf": "maxsat", "mzn": "minizinc"}.get(args.format, "highs")
+    model = puzzle.model(n, args.formulation or puzzle.formulation_for(made_for), params)
     try:
         files = write(model, args.format, args.output)
     except ValueError as e:

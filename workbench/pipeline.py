@@ -25,6 +25,7 @@ class Run:
     generate_seconds: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)
     table_key: str = ""
+    counting: bool = False        # the answer is the count of solutions, not the objective
 
     @property
     def verified(self) -> bool:
@@ -34,7 +35,7 @@ class Run:
     def value(self) -> float | int | None:
         """The run's answer: the count for counting runs, else the objective."""
         r = self.result
-        return r.count if r.count is not None else clean_number(r.objective)
+        return r.count if self.counting else clean_number(r.objective)
 
     @property
     def match(self) -> str:
@@ -42,7 +43,7 @@ class Run:
         pub, value, r = self.published, self.value, self.result
         if pub is None or value is None or r.status == Status.ERROR:
             return ""
-        if r.count is not None:
+        if self.counting:
             if r.status != Status.OPTIMAL:
                 return "partial count"
             return "yes" if value == pub.value else "DIFFERS"
@@ -78,8 +79,8 @@ def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
     params = dict(params or {})
     puzzle.validate(n, params)
     solver = canonical(solver)
-    formulation = formulation or puzzle.default_formulation
-    if formulation not in [f.name for f in puzzle.formulations] + ["default"]:
+    formulation = formulation or puzzle.formulation_for(solver, options.count)
+    if formulation not in [f.name for f in puzzle.formulations] + ["default", "native"]:
         raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
                        f"(known: {', '.join(f.name for f in puzzle.formulations)})")
     t0 = time.perf_counter()
@@ -98,14 +99,14 @@ def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
         else:
             result.solution = puzzle.decode(n, model, result.values, params)
     verdict = _check(puzzle, n, result, options, params)
-    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params), n),
-               generated, params, puzzle.table_key(params))
+    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
+               generated, params, puzzle.variant(params, formulation), counting=options.count)
 
 
 def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
-    if result.solution is None or result.status == Status.ERROR:
-        return None
+    if result.solution is None or result.status == Status.ERROR or (options.count and not result.solution):
+        return None     # nothing to check: no solution, or a count without examples
     if options.count:
         verdicts = [puzzle.check(n, s, params) for s in result.solution]
         bad = [v for v in verdicts if not v.ok]

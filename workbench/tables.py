@@ -29,6 +29,8 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS) ->
     """One write of one whole line, flushed to disk: a crash never leaves half a row or loses one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     new = not path.exists() or path.stat().st_size == 0
+    if not new:
+        columns = _widen(path, columns)
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=columns, extrasaction="ignore", lineterminator="\n")
     if new:
@@ -40,6 +42,26 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS) ->
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _widen(path: Path, columns: list[str]) -> list[str]:
+    """The file's header, widened (through a temporary file, so no row can be lost) when this
+    version writes columns an older file lacks; new rows are written in the file's column order."""
+    with path.open(newline="") as f:
+        header = next(csv.reader(f), [])
+    missing = [c for c in columns if c not in header]
+    if not missing:
+        return header
+    rows, header = read_rows(path), header + missing
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=header, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return header
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:

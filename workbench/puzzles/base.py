@@ -41,6 +41,7 @@ class PuzzleOption:
 class Formulation:
     name: str
     help: str
+    solvers: tuple[str, ...] = ()     # backends it is made for: their default formulation
 
 
 class Puzzle:
@@ -55,6 +56,7 @@ class Puzzle:
     default_solver: str = "highs"
     native_search: str | None = None    # "module:function" run by the `search` backend
     counts: bool = False                # the puzzle's question is a count (the `count` command)
+    count_formulations: tuple[str, ...] = ()   # formulations whose solutions are counted, if not all
 
     # -- generator and model -------------------------------------------------------------
     def validate(self, n: int | None, params: dict[str, Any]) -> None:
@@ -83,9 +85,14 @@ class Puzzle:
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: dict[str, Any]) -> str:
+    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
         """The name of the published series these params reproduce (variants differ)."""
         return self.name
+
+    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+        """The results table a run belongs to: its published series, unless params that keep the
+        question but change the run (say, a search area) need rows of their own."""
+        return self.table_key(params, formulation)
 
     def bench_cases(self) -> list["BenchCase"]:
         """The canonical performance cases of this puzzle, run by `workbench bench`."""
@@ -94,6 +101,26 @@ class Puzzle:
     @property
     def default_formulation(self) -> str:
         return self.formulations[0].name if self.formulations else "default"
+
+    @property
+    def can_count(self) -> bool:
+        return self.counts or bool(self.count_formulations)
+
+    def formulation_for(self, solver: str, count: bool = False) -> str:
+        """The formulation a run uses when none is named: the counting one for counts, else one made
+        for this backend, else the default."""
+        if solver == "search":
+            return "native"
+        if count and self.count_formulations:
+            return self.count_formulations[0]
+        base = solver.partition(":")[0]
+        made_for = [f.name for f in self.formulations if base in f.solvers or solver in f.solvers]
+        general = [f.name for f in self.formulations if not f.solvers]
+        return (made_for or general or [self.default_formulation])[0]
+
+    def is_count(self, formulation: str) -> bool:
+        """Whether runs of this formulation answer with a count of solutions."""
+        return self.counts or formulation in self.count_formulations
 
 
 @dataclass

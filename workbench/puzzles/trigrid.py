@@ -7,6 +7,7 @@ from typing import Any
 from ..checks.trigrid import all_matches, surviving
 from ..generators.trigrid import grid
 from ..models.core import HittingSet
+from ..drawing import figure
 from .base import BenchCase, Formulation, Puzzle, Verdict
 
 N_MAX = 30
@@ -108,26 +109,18 @@ def draw_ascii(n: int, solution: Any) -> str:
 
 
 def draw_png(n: int, solution: Any, path: str, title: str) -> None:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     removed = _removed_set(solution)
-    fig, ax = plt.subplots(figsize=(6, 5.5))
     h = 3 ** 0.5 / 2
 
     def xy(p):
         return p[0] + p[1] / 2, p[1] * h
 
-    for m in all_matches(n):
-        a, b = tuple(m)
-        (x0, y0), (x1, y1) = xy(a), xy(b)
-        if m in removed:
-            ax.plot([x0, x1], [y0, y1], color="tab:red", lw=1.2, ls=":", alpha=0.8)
-        else:
-            ax.plot([x0, x1], [y0, y1], color="saddlebrown", lw=3, solid_capstyle="round")
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ax.set_title(title, fontsize=10)
-    fig.savefig(path, dpi=120, bbox_inches="tight")
-    plt.close(fig)
+    with figure(path, (6, 5.5)) as (ax,):
+        for m in all_matches(n):
+            a, b = tuple(m)
+            (x0, y0), (x1, y1) = xy(a), xy(b)
+            if m in removed:
+                ax.plot([x0, x1], [y0, y1], color="tab:red", lw=1.2, ls=":", alpha=0.8)
+            else:
+                ax.plot([x0, x1], [y0, y1], color="saddlebrown", lw=3, solid_capstyle="round")
+        ax.set_title(title, fontsize=10)

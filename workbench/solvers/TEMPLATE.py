@@ -18,6 +18,10 @@ def version() -> str:
     raise Unavailable(f"not installed ({INSTALL})")
 
 
+# Optional: def prepare(model) -> None, one-off work (say, compiling native code) that the runner
+# does before the time limit starts counting.
+
+
 def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
     """Solve within options.time_limit using options.threads and options.seed.
 

@@ -7,6 +7,7 @@ A backend is a module in this package exposing `NAME`, `KINDS`, `version()` and
 from __future__ import annotations
 
 import enum
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Protocol
 
@@ -38,6 +39,13 @@ class Options:
     verbose: bool = False
     count: bool = False                     # enumerate all solutions instead of optimising
     params: dict[str, Any] = field(default_factory=dict)   # backend- or puzzle-specific extras
+
+    def remaining(self, since: float) -> float | None:
+        """The solver's own limit: what is left after the model building done since `since`
+        (a perf_counter time), so that a run ends near the limit, not past the runner's deadline."""
+        if self.time_limit is None:
+            return None
+        return max(0.1, self.time_limit - (time.perf_counter() - since))
 
 
 @dataclass

@@ -39,7 +39,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "cbc.log")
         cmd = pulp.PULP_CBC_CMD(
-            msg=bool(options.verbose), timeLimit=options.time_limit, threads=int(options.threads),
+            msg=bool(options.verbose), timeLimit=options.remaining(t0), threads=int(options.threads),
             options=[f"randomCbcSeed {options.seed + 1}"], logPath=log, gapRel=0.0, gapAbs=0.0)
         if not cmd.available():
             raise Unavailable(f"PuLP's bundled CBC binary is missing ({INSTALL})")

@@ -73,7 +73,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     p.random_seed = int(options.seed)
     p.log_search_progress = bool(options.verbose)
     if options.time_limit is not None:
-        p.max_time_in_seconds = float(options.time_limit)
+        p.max_time_in_seconds = options.remaining(t0)
     if isinstance(model, HittingSet):
         # pure covering: core-guided lower bounds prove what the default portfolio cannot (measured:
         # enigma144 N=6 proven in seconds instead of not at all in 100 s)

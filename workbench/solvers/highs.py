@@ -45,7 +45,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     h.setOptionValue("mip_rel_gap", 0.0)
     h.setOptionValue("mip_abs_gap", 0.0)
     if options.time_limit is not None:
-        h.setOptionValue("time_limit", float(options.time_limit))
+        h.setOptionValue("time_limit", options.remaining(t0))
     for key, value in options.params.get("highs", {}).items():
         h.setOptionValue(key, value)
     h.passModel(lp)

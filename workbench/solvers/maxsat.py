@@ -66,7 +66,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     rc2.process_core = process_core_and_report
     timer = None
     if options.time_limit is not None:
-        timer = threading.Timer(options.time_limit, rc2.interrupt)
+        timer = threading.Timer(options.remaining(t0), rc2.interrupt)
         timer.start()
     t1 = time.perf_counter()
     try:

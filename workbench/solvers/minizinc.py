@@ -88,7 +88,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
                       random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
                       verbose=bool(options.verbose))
         if options.time_limit is not None:
-            kwargs["time_limit"] = timedelta(seconds=options.time_limit)
+            kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
         if options.count:
             kwargs["all_solutions"] = True
         else:

@@ -21,7 +21,10 @@ from . import canonical, load, split_name
 from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
 from .search import NativeTask
 
-GRACE_SECONDS = 5.0          # beyond the time limit before the worker is killed
+def grace(time_limit: float) -> float:
+    """How long past its time limit a worker may take to stop and report before it is killed
+    (a loaded machine slows a solver's own shutdown)."""
+    return 5.0 + 0.05 * time_limit
 
 
 def _serve(conn: Connection) -> None:
@@ -37,6 +40,9 @@ def _serve(conn: Connection) -> None:
             ver = module.version(sub) if base == "minizinc" else module.version()
             if not isinstance(model, module.KINDS):
                 raise UnsupportedModel(f"{name} does not take {type(model).__name__} models")
+            if hasattr(module, "prepare"):    # one-off work such as compiling, before the clock starts
+                module.prepare(model)
+            conn.send(("clock", None))
             result = module.solve(model, options, lambda inc: conn.send(("incumbent", inc)), sub)
             result.solver_version = ver
         except (Unavailable, UnsupportedModel) as e:
@@ -140,7 +146,7 @@ def run(name: str, model: Any, options: Options) -> Result:
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
     worker = _worker(base)
-    deadline = None if options.time_limit is None else started + options.time_limit + GRACE_SECONDS
+    deadline = None if options.time_limit is None else started + options.time_limit + grace(options.time_limit)
     params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
     try:
         worker.conn.send((name, model, options))
@@ -151,7 +157,9 @@ def run(name: str, model: Any, options: Options) -> Result:
                 result = tracker.merge(Result(Status.UNKNOWN, message="killed at the hard wall-clock limit"))
                 break
             kind, payload = worker.conn.recv()
-            if kind == "incumbent":
+            if kind == "clock" and deadline is not None:
+                deadline = time.perf_counter() + options.time_limit + grace(options.time_limit)
+            elif kind == "incumbent":
                 tracker.update(payload)
             else:
                 result = tracker.merge(payload)

@@ -1,0 +1,129 @@
+"""Matchstick squares: checker verdicts, native search vs published values and counts, backends agree."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from workbench.checks.squares import find_squares
+from workbench.generators.squares import Grid, square_matches
+from workbench.puzzles.squares import PUZZLE
+from workbench.search.squares import Placements, search, solution_json, solve as native_solve
+from workbench.solvers.base import Options, Status
+
+DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "squares.csv"
+PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
+CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52]
+
+
+def native(n: int, **params):
+    """No time limit: a cold numba compile (counted in the limit) must not fail a test."""
+    return native_solve(n, Options(time_limit=None, params=params), lambda inc: None)
+
+
+@pytest.fixture(scope="module")
+def n8():
+    r = native(8)
+    assert r.status == Status.OPTIMAL
+    return r.solution
+
+
+def test_checker_finds_squares_by_itself():
+    ms = set(square_matches(3, 0, 0) + square_matches(2, 0, 0) + [("h", 2, 1)])  # the seed's n=3
+    assert len(ms) == 17
+    assert find_squares(ms) == {1: [(2, 0)], 2: [(0, 0)], 3: [(0, 0)]}
+    ms |= set(square_matches(2, 1, 1))
+    assert find_squares(ms)[1] == [(0, 2), (1, 1), (2, 0)]
+
+
+def test_checker_rejects_corrupted_solutions(n8):
+    assert PUZZLE.check(8, n8, {}).ok and PUZZLE.check(8, n8, {}).objective == PUBLISHED[8]
+    for i in range(len(n8["matches"])):       # every single missing match spoils some size
+        broken = dict(n8, matches=n8["matches"][:i] + n8["matches"][i + 1:])
+        assert not PUZZLE.check(8, broken, {}).ok
+    assert not PUZZLE.check(8, dict(n8, matches=n8["matches"] + n8["matches"][:1]), {}).ok
+    assert not PUZZLE.check(8, dict(n8, matches=[["d", 0, 0]]), {}).ok
+    assert not PUZZLE.check(9, n8, {}).ok
+
+
+def test_native_search_proves_published_values():
+    for n in range(1, 17):
+        r = native(n)
+        assert r.status == Status.OPTIMAL and r.objective == PUBLISHED[n], n
+        assert PUZZLE.check(n, r.solution, {}).objective == PUBLISHED[n]
+
+
+def test_native_counts_match_chaffin():
+    counts = [native(n, all=True).count for n in range(1, 13)]
+    assert counts == CHAFFIN_COUNTS
+
+
+def test_heuristic_is_feasible_and_not_below_the_optimum():
+    r = native(20, heuristic=True)
+    assert r.status == Status.FEASIBLE and r.objective >= PUBLISHED[20]
+    assert PUZZLE.check(20, r.solution, {}).ok
+
+
+def test_2s_rule_reaches_an_optimum_the_old_heuristics_missed():
+    """n = 24: Chaffin's diagonal and greedy searches stop above 340; the 2s rule finds it in seconds."""
+    out = search(Placements.build(24), PUBLISHED[24] + 1, sides=2)
+    assert out.best == PUBLISHED[24] and out.complete
+    assert PUZZLE.check(24, solution_json(24, 0, out.placements), {}).objective == PUBLISHED[24]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_margin_does_not_help_small_n(n):
+    r = native(n, margin=1)
+    assert r.status == Status.OPTIMAL and r.objective == PUBLISHED[n]
+
+
+def _backend(solver: str, n: int, formulation: str, margin: int = 0) -> int:
+    from workbench.solvers.runner import run
+    params = {"margin": margin}
+    model = PUZZLE.model(n, formulation, params)
+    r = run(solver, model, Options(time_limit=60, threads=2))
+    assert r.status == Status.OPTIMAL, (solver, n, r.message)
+    objective = round(r.objective)
+    assert PUZZLE.check(n, PUZZLE.decode(n, model, r.values, params), params).objective == objective
+    return objective
+
+
+@pytest.mark.parametrize("solver,formulation", [("highs", "strong"), ("cpsat", "strong"),
+                                                ("cbc", "aggregated"), ("maxsat", "maxsat"),
+                                                ("highs", "pairwise")])
+def test_model_backends_agree_with_native(solver, formulation):
+    for n in (1, 3, 5):
+        assert _backend(solver, n, formulation) == native(n).objective == PUBLISHED[n]
+
+
+def test_maxsat_with_margin_agrees():
+    assert _backend("maxsat", 4, "maxsat", margin=1) == PUBLISHED[4]
+
+
+def test_render_and_png(n8, tmp_path):
+    text = PUZZLE.render(8, n8, {})
+    assert "┼" in text or "├" in text
+    assert "8" in text.splitlines()[0] and text.endswith(f"{PUBLISHED[8]} matchsticks")
+    PUZZLE.png(8, n8, str(tmp_path / "s.png"), {})
+    assert (tmp_path / "s.png").stat().st_size > 1000
+
+
+def test_model_symmetry_breaking_keeps_the_two_largest_fixed():
+    g = Grid(6)
+    assert [(p.x, p.y) for p in g.placements(6)] == [(0, 0)]
+    assert [(p.x, p.y) for p in g.placements(5)] == [(0, 0)]
+    assert len(Grid(6, margin=1).placements(5)) == 3      # x <= y <= margin, within the board
+
+
+def test_pipeline_counts_optimal_solutions_and_compares_the_objective():
+    from workbench.pipeline import solve as pipeline_solve
+    run = pipeline_solve("squares", 5, "search", Options(time_limit=60), None, {"all": True})
+    assert run.result.count == CHAFFIN_COUNTS[4] and run.value == PUBLISHED[5]
+    assert run.match == "yes" and run.verified
+
+
+def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
+    from workbench.pipeline import solve as pipeline_solve
+    run = pipeline_solve("squares", 4, "maxsat", Options(time_limit=60), None, {})
+    assert run.formulation == "maxsat" and run.value == PUBLISHED[4] and run.match == "yes"

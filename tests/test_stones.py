@@ -1,0 +1,113 @@
+"""Stepping stones: checker verdicts, the exact search against published values, CP backends agree."""
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from workbench.checks.stones import check_board
+from workbench.generators.stones import box_model, decode
+from workbench.pipeline import solve as pipeline_solve
+from workbench.puzzles.stones import StonesPuzzle
+from workbench.search.stones import search
+from workbench.solvers.runner import run
+from workbench.solvers.base import Options, Status
+
+DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "stones.csv"
+PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
+PUZZLE = StonesPuzzle()
+# xash's a(5) = 49 board from the seed document, as [row, col, value] triples (rules data, not code)
+SEED_49 = """\
+0 46 26 0 0 0 0 0 0 0 0 35 0
+0 20 0 6 28 48 0 0 0 0 34 1 36
+39 19 1 2 3 17 0 30 0 0 33 0 37
+0 0 18 7 1 4 9 0 21 32 0 0 0
+0 40 0 8 38 5 43 10 11 0 44 0 0
+0 0 22 0 13 0 15 0 1 12 0 0 0
+47 23 0 14 27 0 31 16 29 0 0 0 0
+0 24 1 0 41 0 0 0 45 0 0 0 0
+49 25 0 42 0 0 0 0 0 0 0 0 0"""
+BOARD_49 = [[r, c, int(v)] for r, line in enumerate(SEED_49.splitlines())
+            for c, v in enumerate(line.split()) if v != "0"]
+
+
+def test_checker_accepts_the_seed_board_and_rejects_broken_ones():
+    assert check_board(5, BOARD_49) == (True, "valid: 5 ones, numbers up to 49", 49)
+    assert not check_board(4, BOARD_49)[0]                       # five ones, only four allowed
+    moved = [t if t[2] != 49 else [20, 20, 49] for t in BOARD_49]
+    assert check_board(5, moved)[1] == "49 at (20, 20) has neighbour sum 0 when placed"
+    assert not check_board(5, [t for t in BOARD_49 if t[2] != 30])[0]   # a number missing
+    assert not check_board(5, BOARD_49 + [[20, 20, 12]])[0]             # a number twice
+    assert not check_board(5, BOARD_49 + [[0, 0, 7]])[0]                # a cell used twice
+    # the seed's illegal lazy one: a one next to the 2 would have made the 2's sum 3
+    assert not check_board(4, [[0, 1, 1], [1, 0, 1], [1, 1, 1], [1, 2, 1], [2, 1, 2], [0, 0, 3]])[0]
+    assert not check_board(3, [[0, 0, 1], [1, 1, 1], [2, 1, 2], [1, 2, 1], [1, 3, 3]])[0]
+    assert check_board(3, [[0, 0, 1], [2, 0, 1], [1, 1, 2], [0, 3, 1], [1, 2, 3]])[0]
+    assert not check_board(1, "not a board")[0]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_exact_search_proves_published_values(n):
+    out = search(n, time_limit=None, threads=2)
+    assert out["complete"] and out["best"] == PUBLISHED[n]
+    if n > 1:
+        assert check_board(n, out["board"])[:3:2] == (True, PUBLISHED[n])
+
+
+def test_search_backend_through_the_pipeline():
+    r = pipeline_solve("stones", 2, "search", Options(time_limit=120))
+    assert r.result.status == Status.OPTIMAL and r.result.objective == 16 and r.verdict.ok
+    assert "16" in PUZZLE.render(2, r.result.solution, {})
+
+
+def test_record_hunt_finds_a_valid_board():
+    r = pipeline_solve("stones", 3, "search", Options(time_limit=5), params={"hunt": True})
+    assert r.result.status == Status.FEASIBLE and r.verdict.ok and r.result.objective >= 20
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "highs", "cbc", "minizinc:gecode"])
+def test_model_backends_agree_on_a_small_box(solver):
+    """n = 2 in a 5 x 5 box, values capped at 8: every backend proves 8 and the checker agrees."""
+    m = box_model(2, 5, 8, "max")
+    r = run(solver, m, Options(time_limit=60))
+    assert r.status == Status.OPTIMAL and round(r.objective) == 8
+    assert check_board(2, decode(5, 8, r.values))[:3:2] == (True, 8)
+
+
+def test_model_knows_a_single_one_goes_nowhere():
+    r = run("cpsat", box_model(1, 3, 2, "reach"), Options(time_limit=30))
+    assert r.status == Status.INFEASIBLE
+    r = pipeline_solve("stones", 1, "cpsat", Options(time_limit=30), params={"box": 3, "top": 3})
+    assert r.result.status == Status.OPTIMAL and r.result.objective == 1 and r.verdict.ok
+
+
+def test_hints_are_a_valid_start():
+    board = search(2, threads=1)["board"]
+    m = box_model(2, 9, 16, "max", hint=board)
+    assert m.hints and sum(m.hints.values()) == len(board) + 15   # cells + y_2..y_16
+
+
+def test_beam_reaches_a_4_and_continues_a_prefix():
+    """The beam finds the proven a(4) = 38; a prefix of a board is valid and the beam extends it."""
+    from workbench.search.stones_beam import Beam, prefix
+    b = Beam(4, 3000)
+    while b.step():
+        pass
+    board = b.board()
+    assert check_board(4, board)[:3:2] == (True, 38)
+    part = prefix(board, 20)
+    assert check_board(4, part)[:3:2] == (True, 20)
+    c = Beam(4, 100, start=part)
+    while c.step():
+        pass
+    assert c.k >= 20 and check_board(4, c.board())[0]
+
+
+def test_hunt_reports_valid_improvements():
+    from workbench.search.stones_hunt import hunt
+    assert hunt(1, 0.01, threads=1)["best"] == 1          # warm_up's call: cheap, nothing to place
+    seen = []
+    out = hunt(6, 10, threads=1, report=seen.append)
+    assert out["best"] >= 45 and check_board(6, out["board"])[:3:2] == (True, out["best"])
+    assert seen and seen[-1].objective == out["best"] and all(check_board(6, i.values)[0] for i in seen)

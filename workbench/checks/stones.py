@@ -1,0 +1,54 @@
+"""Independent checker for stepping-stones boards: replays the placement by the rules.
+
+A board is a list of [row, col, value] triples. The rules (OEIS A337663): up to n stones numbered 1
+are put on an infinite square grid; then 2, 3, ..., M are placed in turn, each on an empty cell whose
+8 neighbours (king moves) hold numbers summing to exactly that number at the moment it is placed.
+This module knows nothing of how boards are searched; it only replays them.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+NEIGHBOURS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+
+
+def parse_board(solution: Any) -> dict[tuple[int, int], int]:
+    """[[row, col, value], ...] -> {(row, col): value}."""
+    if not isinstance(solution, list):
+        raise ValueError("a board is a list of [row, col, value] triples")
+    cells: dict[tuple[int, int], int] = {}
+    for t in solution:
+        if not (isinstance(t, (list, tuple)) and len(t) == 3 and all(isinstance(x, int) for x in t)):
+            raise ValueError(f"not a [row, col, value] triple of integers: {t!r}")
+        r, c, v = t
+        if v < 1:
+            raise ValueError(f"value {v} at ({r}, {c}) is not a positive number")
+        if (r, c) in cells:
+            raise ValueError(f"cell ({r}, {c}) is used twice")
+        cells[(r, c)] = v
+    return cells
+
+
+def check_board(n: int, solution: Any) -> tuple[bool, str, int | None]:
+    """Replay the board: returns (ok, message, largest number placed)."""
+    try:
+        cells = parse_board(solution)
+    except ValueError as e:
+        return False, str(e), None
+    ones = sum(1 for v in cells.values() if v == 1)
+    if ones > n:
+        return False, f"{ones} ones on the board, only {n} allowed", None
+    big = sorted(v for v in cells.values() if v >= 2)
+    top = big[-1] if big else (1 if n >= 1 else 0)
+    if big != list(range(2, top + 1)):
+        missing = sorted(set(range(2, top + 1)) - set(big))
+        dup = sorted({v for v in big if big.count(v) > 1})
+        return False, f"numbers 2..{top} must each appear once (missing {missing[:5]}, repeated {dup[:5]})", None
+    where = {v: rc for rc, v in cells.items() if v >= 2}
+    for k in range(2, top + 1):
+        r, c = where[k]
+        # at the moment k is placed, the board holds the ones and the numbers 2..k-1
+        s = sum(v for dr, dc in NEIGHBOURS if (v := cells.get((r + dr, c + dc), 0)) and v < k)
+        if s != k:
+            return False, f"{k} at ({r}, {c}) has neighbour sum {s} when placed", None
+    return True, f"valid: {ones} ones, numbers up to {top}", top

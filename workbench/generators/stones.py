@@ -1,0 +1,117 @@
+"""Stepping stones as a 0-1 model: "can n ones reach M inside a W x W box?" (OEIS A337663).
+
+One Boolean x[c, v] per cell c of the box and value v in 1..top ("cell c holds v"). The sum rule is a
+half-reified row per (cell, value): x[c, k] = 1 implies that the neighbours of c holding values below
+k (those on the board when k is placed) sum to exactly k. CP-SAT and MiniZinc take these indicators
+natively; HiGHS and CBC get them as big-M rows from the core.
+
+Symmetry breaking: the 2 sits at the centre of the box (translations) and the 3 in one eighth of
+the plane around it, 0 <= dcol <= drow (rotations and reflections). The box is therefore the set of
+cells within distance box // 2 of the 2 (king moves).
+
+Formulations:
+- "max": y[v] = "v is placed", y[v] <= y[v-1], maximise 1 + sum y; the optimum is proven in the box
+  when it is below `top`.
+- "reach": every value 2..top must be placed (a feasibility question; increase top to maximise).
+"""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..models.core import LinearModel
+
+FORMULATIONS = {
+    "max": "maximise the largest number placed (values capped at --top, default a(n)+1 known bound)",
+    "reach": "feasibility: place every number 2..top (maximise by increasing --top)",
+}
+NEIGHBOURS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+
+
+def var_index(box: int, top: int, r: int, c: int, v: int) -> int:
+    """x[(r, c), v] is variable (r * box + c) * top + v - 1."""
+    return (r * box + c) * top + v - 1
+
+
+def box_model(n: int, box: int, top: int, formulation: str = "max",
+              hint: Sequence[Sequence[int]] | None = None) -> LinearModel:
+    """The model for n ones, values 1..top, in a box x box square."""
+    m = LinearModel(name=f"stones_n{n}_box{box}_top{top}_{formulation}", sense="max")
+    cells = [(r, c) for r in range(box) for c in range(box)]
+    for r, c in cells:
+        for v in range(1, top + 1):
+            m.add_var(f"x_{r}_{c}_{v}")
+    x = lambda r, c, v: var_index(box, top, r, c, v)  # noqa: E731 - a short local alias
+    m.project = list(range(len(m.vars)))
+    for r, c in cells:
+        m.add_row([(x(r, c, v), 1) for v in range(1, top + 1)], hi=1, name=f"cell_{r}_{c}")
+    m.add_row([(x(r, c, 1), 1) for r, c in cells], hi=n, name="ones")
+    if formulation == "reach":
+        for v in range(2, top + 1):
+            m.add_row([(x(r, c, v), 1) for r, c in cells], lo=1, hi=1, name=f"place_{v}")
+    elif formulation == "max":
+        ys = [m.add_var(f"y_{v}") for v in range(2, top + 1)]
+        for i, v in enumerate(range(2, top + 1)):
+            m.add_row([(x(r, c, v), 1) for r, c in cells] + [(ys[i], -1)], lo=0, hi=0, name=f"place_{v}")
+            if i:
+                m.add_row([(ys[i], 1), (ys[i - 1], -1)], hi=0, name=f"order_{v}")
+        m.objective = [(y, 1.0) for y in ys]
+        m.constant = 1.0
+    else:
+        raise ValueError(f"unknown formulation {formulation!r}")
+    for r, c in cells:
+        around = [(r + dr, c + dc) for dr, dc in NEIGHBOURS if 0 <= r + dr < box and 0 <= c + dc < box]
+        for k in range(2, top + 1):
+            terms = [(x(rr, cc, v), v) for rr, cc in around for v in range(1, k)]
+            m.add_indicator(x(r, c, k), 1, terms, lo=k, hi=k, name=f"sum_{r}_{c}_{k}")
+    mid = box // 2                      # the 2 sits at the centre (if placed); the 3 in one eighth
+    placed_2 = [(ys[0], -1)] if formulation == "max" else []
+    m.add_row([(x(mid, mid, 2), 1)] + placed_2, lo=0 if placed_2 else 1, name="two_at_centre")
+    if top >= 3:
+        m.add_row([(x(r, c, 3), 1) for r, c in cells if not 0 <= c - mid <= r - mid], hi=0,
+                  name="three_in_octant")
+    if hint:
+        m.hints = hint_values(m, box, top, hint)
+    return m
+
+
+def hint_values(m: LinearModel, box: int, top: int, board: Sequence[Sequence[int]]) -> dict[int, int]:
+    """A board ([row, col, value] triples) as a start solution, moved and turned into the model's
+    symmetry class (2 at the centre, 3 in its eighth); empty when it does not fit the box."""
+    where = {v: (r, c) for r, c, v in board if v >= 2}
+    if 2 not in where:
+        return {}
+    mid = box // 2
+    r2, c2 = where[2]
+    r3, c3 = where.get(3, (r2, c2))
+    dr, dc = r3 - r2, c3 - c2
+    turn = next(o for o in range(8) if 0 <= _turn(o, dr, dc)[1] <= _turn(o, dr, dc)[0])
+    cells = [(mid + a, mid + b, v) for r, c, v in board if v <= top
+             for a, b in [_turn(turn, r - r2, c - c2)]]
+    if any(not (0 <= r < box and 0 <= c < box) for r, c, _ in cells):
+        return {}
+    hints = {i: 0 for i in range(len(m.vars))}
+    for r, c, v in cells:
+        hints[var_index(box, top, r, c, v)] = 1
+    placed = {v for _, _, v in cells}
+    for i, var in enumerate(m.vars):
+        if var.name.startswith("y_"):
+            hints[i] = int(int(var.name[2:]) in placed)
+    return hints
+
+
+def _turn(o: int, dr: int, dc: int) -> tuple[int, int]:
+    """The 8 symmetries of the square: bit 0 swaps the axes, bits 1 and 2 negate them."""
+    if o & 1:
+        dr, dc = dc, dr
+    return (-dr if o & 2 else dr), (-dc if o & 4 else dc)
+
+
+def decode(box: int, top: int, values: Sequence[Any]) -> list[list[int]]:
+    """Model values -> [row, col, value] triples."""
+    out = []
+    for r in range(box):
+        for c in range(box):
+            for v in range(1, top + 1):
+                if round(values[var_index(box, top, r, c, v)]) == 1:
+                    out.append([r, c, v])
+    return sorted(out, key=lambda t: t[2])

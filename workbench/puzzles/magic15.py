@@ -1,0 +1,161 @@
+"""15-puzzle to a magic square (IBM Ponder This, November 2023): fewest moves from a sorted board.
+
+A solution is {"start": board, "moves": [tile, ...], "end": board, "pandiagonal": bool}, boards in
+reading order with 0 for the hole; "moves" names the tile swapped with the hole at each step, as in
+the challenge. The checker replays the moves itself. The `squares` formulation (for counting the
+magic squares, 7040 / 880 / 384) gives {"square": board} solutions instead.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.magic15 import bad_sums, check as check_moves
+from ..generators.magic15 import (SIDE, SORTED, format_board, parse_board, planning_model,
+                                  decode_plan, squares_model)
+from ..models.core import LinearModel, Model
+from ..drawing import figure
+from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+
+
+BENCH_START = "8 2 6 11 12 15 13 1 7 0 9 4 3 5 10 14"    # 20 random moves from a magic square
+
+
+def _start(params: dict[str, Any]) -> tuple[int, ...] | None:
+    text = params.get("start")
+    if not text:
+        return None
+    try:
+        return parse_board(str(text))
+    except ValueError as e:
+        raise BadInput(f"magic15: --start: {e}") from None
+
+
+def _grid(board) -> list[str]:
+    return [" ".join(f"{v:2d}" if v else " ." for v in board[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)]
+
+
+class Magic15Puzzle(Puzzle):
+    name = "magic15"
+    title = "15-puzzle to a magic square: fewest moves from a sorted board (Ponder This 2023/11)"
+    sense = "min"
+    needs_n = False
+    default_solver = "search"
+    formulations = [
+        Formulation("plan", "bounded-horizon planning model, one board per step (needs --horizon)"),
+        Formulation("squares", "the magic squares themselves, for counting them (count command)"),
+    ]
+    count_formulations = ("squares",)
+    options = [
+        PuzzleOption("--start", "start board, 16 numbers in reading order, 0 = hole "
+                     "(default: both sorted boards, 1..15,0 and the one with 14 and 15 swapped)", str),
+        PuzzleOption("--pandiagonal", "targets: pandiagonal magic squares only (broken diagonals too)"),
+        PuzzleOption("--horizon", "plan formulation: at most this many moves", int),
+        PuzzleOption("--symmetry", "squares formulation: one square per rotation/reflection class"),
+    ]
+    native_search = "workbench.search.magic15:solve"
+
+    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+        super().validate(n, params)
+        _start(params)
+        horizon = params.get("horizon")
+        if horizon is not None and not 0 <= int(horizon) <= 200:
+            raise BadInput(f"magic15: --horizon must be between 0 and 200, got {horizon}")
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+        pandiagonal = bool(params.get("pandiagonal"))
+        if formulation == "squares":
+            return squares_model(pandiagonal, bool(params.get("symmetry")))
+        if formulation not in ("plan", "default"):
+            raise BadInput(f"magic15: unknown formulation {formulation!r} (known: plan, squares)")
+        if params.get("horizon") is None:
+            raise BadInput("magic15: the planning model needs --horizon H (the most moves allowed)")
+        return planning_model(_start(params), int(params["horizon"]), pandiagonal)
+
+    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
+        assert isinstance(model, LinearModel)
+        values = [int(round(v)) for v in values]
+        if model.name.startswith("magic_squares"):
+            return {"square": values[:SIDE * SIDE]}
+        horizon = int(params["horizon"])
+        start = tuple(values[:SIDE * SIDE])
+        return {"start": list(start), "moves": decode_plan(horizon, values),
+                "end": values[horizon * SIDE * SIDE:(horizon + 1) * SIDE * SIDE],
+                "pandiagonal": bool(params.get("pandiagonal"))}
+
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        if not isinstance(solution, dict):
+            return Verdict(False, "malformed solution: not an object")
+        pandiagonal = bool(params.get("pandiagonal"))
+        if "square" in solution:
+            square = [int(v) for v in solution["square"]]
+            if sorted(square) != list(range(SIDE * SIDE)):
+                return Verdict(False, "not a board of 0..15")
+            wrong = bad_sums(square, pandiagonal)
+            return Verdict(not wrong, "; ".join(wrong) or "a magic square")
+        start = _start(params)
+        ok, message, moves = check_moves(solution, None if start is None else list(start), pandiagonal)
+        return Verdict(ok, message, moves)
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        """The challenge's format: start board, move list, final board (drawn side by side)."""
+        if "square" in solution:
+            return "\n".join(_grid(solution["square"]))
+        start, end, moves = solution["start"], solution["end"], solution["moves"]
+        rows = [f"{a}    {'->' if i == 1 else '  '}    {b}" for i, (a, b) in enumerate(zip(_grid(start), _grid(end)))]
+        return "\n".join([f"Start: {format_board(start)}",
+                          f"Sequence ({len(moves)} moves): [{', '.join(map(str, moves))}]",
+                          f"End: {format_board(end)}", *rows])
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        from matplotlib.patches import Rectangle
+
+        if isinstance(solution, list):      # the examples of a counting run
+            boards = [("magic square", s["square"]) for s in solution]
+        elif "square" in solution:
+            boards = [("magic square", solution["square"])]
+        else:
+            boards = [("start", solution["start"]), (f"after {len(solution['moves'])} moves", solution["end"])]
+        with figure(path, (3.2 * len(boards), 3.4), panels=len(boards), dpi=110) as axes:
+            for ax, (title, board) in zip(axes, boards):
+                for cell, v in enumerate(board):
+                    r, c = divmod(cell, SIDE)
+                    ax.add_patch(Rectangle((c, r), 1, 1, facecolor="#f3e3c3" if v else "#555555",
+                                           edgecolor="#333333"))
+                    if v:
+                        ax.text(c + 0.5, r + 0.5, str(v), ha="center", va="center", fontsize=15)
+                ax.set_xlim(0, SIDE)
+                ax.set_ylim(SIDE, 0)
+                ax.set_title(title)
+
+    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
+        """Published figures: the optimum from the sorted boards, and the counts of magic squares
+        (OEIS A006052); other starts and pandiagonal targets are variants without one."""
+        pandiagonal = "_pandiagonal" if params.get("pandiagonal") else ""
+        if formulation == "squares":
+            return f"magic15_squares{pandiagonal}" + ("_classes" if params.get("symmetry") else "")
+        if params.get("start") and _start(params) != SORTED:
+            return "magic15_start"
+        return self.name + pandiagonal
+
+    def bench_cases(self) -> list[BenchCase]:
+        """The optimum from the sorted boards (plain and pandiagonal) by IDA*; the planning model at
+        horizon 35, and at horizon 18 on a start 20 random moves from a magic square (where the
+        search proves 18); counting the magic squares."""
+        short = {"start": BENCH_START, "horizon": 18}
+        cases = [BenchCase(self.name, None, "search", 300.0, label="IDA* optimum from the sorted boards"),
+                 BenchCase(self.name, None, "search", 300.0, params={"pandiagonal": True},
+                           label="IDA* optimum over pandiagonal targets"),
+                 BenchCase(self.name, None, "search", 300.0, params={"start": BENCH_START},
+                           label="IDA* on the scrambled start")]
+        for solver in ("cpsat", "minizinc:gecode"):
+            cases.append(BenchCase(self.name, None, solver, 600.0, formulation="plan", params={"horizon": 35},
+                                   label="planning model, horizon 35"))
+            cases.append(BenchCase(self.name, None, solver, 300.0, formulation="plan", params=short,
+                                   label="planning model on the scrambled start, horizon 18"))
+            for params in ({"symmetry": False}, {"symmetry": True}, {"symmetry": False, "pandiagonal": True}):
+                cases.append(BenchCase(self.name, None, solver, 300.0, formulation="squares", params=params,
+                                       count=True, label=f"count {self.table_key(params, 'squares')}"))
+        return cases
+
+
+PUZZLE = Magic15Puzzle()

@@ -1,0 +1,93 @@
+"""Minimal percolating sets, OEIS A146971: how many n-cell sets fill the n x n board when an empty
+cell with two filled orthogonal neighbours keeps becoming filled. The counting puzzle.
+
+A solution is {"n": n, "cells": [[row, column], ...]}; a counting run's solution is a list of
+example sets. With --permutation (one cell per row and column) the counts are the large Schroeder
+numbers (OEIS A006318), a separate published series.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.percolation import check as check_set, fill
+from ..generators.percolation import decode_cells, linear_model
+from ..models.core import LinearModel, Model
+from ..drawing import figure
+from .base import BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+
+
+def _permutation(params: dict[str, Any]) -> bool:
+    return bool(params.get("permutation"))
+
+
+class PercolationPuzzle(Puzzle):
+    name = "percolation"
+    title = "Minimal percolating sets: n cells that fill the n x n board (OEIS A146971)"
+    sense = "max"                  # nothing is optimised: the question is a count
+    counts = True
+    n_min = 1
+    n_max = 12
+    default_solver = "search"
+    formulations = [Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
+                                          "else 1 + the second earliest neighbour")]
+    options = [PuzzleOption("--permutation", "one cell per row and column (large Schroeder numbers)")]
+    native_search = "workbench.search.percolation:solve"
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+        assert n is not None
+        return linear_model(n, _permutation(params))
+
+    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
+        assert n is not None and isinstance(model, LinearModel)
+        return {"n": n, "cells": decode_cells(n, values)}
+
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        assert n is not None
+        ok, message = check_set(n, solution, _permutation(params))
+        return Verdict(ok, message)
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        """'#' the chosen cells, '.' the cells the filling process reaches, ' ' the rest."""
+        assert n is not None
+        cells = {(r, c) for r, c in solution["cells"]}
+        board = fill(n, sorted(cells))
+        return "\n".join("".join("#" if (r, c) in cells else "." if board[r][c] else " "
+                                 for c in range(n)) for r in range(n))
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        """The chosen cells on the board, one panel per set (a counting run draws its examples)."""
+        assert n is not None
+        from matplotlib.patches import Rectangle
+
+        sets = solution if isinstance(solution, list) else [solution]
+        sets = sets or [{"n": n, "cells": []}]
+        with figure(path, (2.4 * len(sets), 2.6), panels=len(sets)) as axes:
+            for ax, s in zip(axes, sets):
+                ax.add_patch(Rectangle((0, 0), n, n, facecolor="#f3efe0", edgecolor="black"))
+                for r, c in s["cells"]:
+                    ax.add_patch(Rectangle((c, r), 1, 1, facecolor="#1f4e9c"))
+                for i in range(n + 1):
+                    ax.plot([0, n], [i, i], color="#999999", lw=0.5)
+                    ax.plot([i, i], [0, n], color="#999999", lw=0.5)
+                ax.set_xlim(-0.2, n + 0.2)
+                ax.set_ylim(n + 0.2, -0.2)
+            kind = "permutation " if _permutation(params) else ""
+            what = f"{kind}set" + ("s" if len(sets) > 1 else "")
+            axes[0].figure.suptitle(f"percolation n={n}: {what} of {n} cells that fill the board")
+
+    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
+        return "percolation-permutation" if _permutation(params) else "percolation"
+
+    def bench_cases(self) -> list[BenchCase]:
+        """The native counter climbs n (goals: a(8) < 1 min, a(9) < 10 min on 2 cores); the CP
+        models climb until enumeration no longer finishes."""
+        cases = [BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
+                           label="native transfer-matrix count ladder, 10 min"),
+                 BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
+                           params={"permutation": True}, label="native permutation count ladder, 10 min")]
+        for solver in ("cpsat", "minizinc:gecode"):
+            cases.append(BenchCase(self.name, 1, solver, 1800.0, count=True, ladder=True, n_stop=6,
+                                   label=f"{solver} count ladder to a(6), 30 min"))
+            cases.append(BenchCase(self.name, 1, solver, 300.0, count=True, ladder=True, n_stop=8,
+                                   params={"permutation": True}, label=f"{solver} permutation count ladder, 300 s"))
+        return cases

@@ -1,0 +1,171 @@
+"""Matchstick squares, OEIS A294249: the fewest matches forming squares of every size 1..n at once.
+
+A solution is {"n", "margin", "matches": [["h"|"v", x, y], ...], "squares": [[size, x, y], ...]};
+only "matches" counts (the checker finds the squares itself); "squares" just says which square of
+each size the drawings label.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.squares import check as check_matches, find_squares, parse_matches
+from ..generators.squares import FORMULATIONS, Grid, linear_model, maxsat_model, square_matches
+from ..models.core import LinearModel, MaxSatModel, Model
+from ..drawing import figure
+from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+
+BOX = {  # (up, down, left, right) -> the junction drawn at a point
+    (0, 0, 0, 0): " ", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",
+    (1, 0, 0, 1): "└", (1, 0, 1, 0): "┘", (1, 1, 0, 1): "├", (1, 1, 1, 0): "┤", (0, 1, 1, 1): "┬",
+    (1, 0, 1, 1): "┴", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴",
+    (0, 0, 0, 1): "╶",
+}
+
+
+def _margin(params: dict[str, Any]) -> int:
+    return int(params.get("margin") or 0)
+
+
+def labelled_squares(n: int, solution: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """One square per size to label: the solution's own choice when the matches really form it."""
+    found = find_squares(parse_matches(solution["matches"]))
+    chosen = {s: c[0] for s, c in found.items() if s <= n}
+    for s, x, y in solution.get("squares", []):
+        if (x, y) in found.get(s, []):
+            chosen[s] = (x, y)
+    return chosen
+
+
+class SquaresPuzzle(Puzzle):
+    name = "squares"
+    title = "Matchstick squares: all squares 1x1..nxn with the fewest matches (OEIS A294249)"
+    sense = "min"
+    n_min = 1
+    n_max = 63
+    formulations = [Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items()]
+    options = [
+        PuzzleOption("--margin", "let squares stray up to M matches outside the largest one "
+                     "(tests the assumption that they never need to)", int, 0),
+        PuzzleOption("--all", "search backend: count every optimal solution (Chaffin's convention)"),
+        PuzzleOption("--heuristic", "search backend: stop after the diagonal and greedy heuristics"),
+    ]
+    native_search = "workbench.search.squares:solve"
+
+    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+        super().validate(n, params)
+        margin = _margin(params)
+        if margin < 0:
+            raise BadInput(f"squares: --margin must be >= 0, got {margin}")
+        if n is not None and n + 2 * margin > 63:
+            raise BadInput("squares: n + 2*margin must be at most 63")
+
+    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+        """Rows with a margin, counts or heuristics only go to tables of their own."""
+        return self.name + "".join(f"-margin{_margin(params)}" if k == "margin" else f"-{k}"
+                                   for k in ("margin", "all", "heuristic") if params.get(k))
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+        assert n is not None
+        if formulation == "maxsat":
+            return maxsat_model(n, _margin(params))
+        if formulation not in FORMULATIONS:
+            raise BadInput(f"squares: unknown formulation {formulation!r} (known: {', '.join(FORMULATIONS)})")
+        return linear_model(n, _margin(params), formulation)
+
+    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
+        assert n is not None
+        margin = _margin(params)
+        g = Grid(n, margin)
+        on = [i for i, v in enumerate(values) if round(v) == 1]
+        matches = sorted(g.matches[i] for i in on if i < len(g.matches))
+        squares = []
+        if isinstance(model, LinearModel):
+            for i in on:
+                if i >= len(g.matches):
+                    s, x, y = model.vars[i].name[2:].split("_")
+                    squares.append([int(s), int(x), int(y)])
+        elif not isinstance(model, MaxSatModel):
+            raise TypeError(f"squares cannot decode a {type(model).__name__}")
+        return {"n": n, "margin": margin, "matches": [list(m) for m in matches], "squares": squares}
+
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        assert n is not None
+        if not isinstance(solution, dict):
+            return Verdict(False, "malformed solution: not an object")
+        ok, message, objective = check_matches(n, solution)
+        return Verdict(ok, message, objective)
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        """Chaffin's style: one text line per row of points, '.' where a horizontal match could be,
+        box-drawing junctions, and each labelled square's size written at its top-left corner."""
+        assert n is not None
+        ms = set(parse_matches(solution["matches"]))
+        if not ms:
+            return ""
+        xs = [x for _, x, _ in ms] + [x + (k == "h") for k, x, _ in ms]
+        ys = [y for _, _, y in ms] + [y + (k == "v") for k, _, y in ms]
+        x0, y0 = min(xs), min(ys)
+        width, height = max(xs) - x0, max(ys) - y0
+        lines = []
+        for y in range(y0, y0 + height + 1):
+            row = []
+            for x in range(x0, x0 + width + 1):
+                key = (int(("v", x, y - 1) in ms), int(("v", x, y) in ms),
+                       int(("h", x - 1, y) in ms), int(("h", x, y) in ms))
+                row.append(BOX[key])
+                if x < x0 + width:
+                    row.append("─" if ("h", x, y) in ms else ".")
+            lines.append(row)
+        taken: set[tuple[int, int]] = set()      # (line, column) cells already holding a label
+        for s, (x, y) in sorted(labelled_squares(n, solution).items(), reverse=True):
+            text = str(s)
+            # the first corner (top-left, top-right, bottom-left, bottom-right) with room for it
+            for cx, cy, right in ((x, y, 0), (x + s, y, 1), (x, y + s, 0), (x + s, y + s, 1)):
+                col = 2 * (cx - x0) - right * (len(text) - 1)
+                cells = {(cy - y0, col + i) for i in range(len(text))}
+                if col >= 0 and col + len(text) <= 2 * width + 1 and not cells & taken:
+                    taken |= cells | {(cy - y0, col - 1), (cy - y0, col + len(text))}  # keep apart
+                    lines[cy - y0][col:col + len(text)] = list(text)
+                    break
+        return "\n".join("".join(r) for r in lines) + f"\n{len(ms)} matchsticks"
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        assert n is not None
+        ms = parse_matches(solution["matches"])
+        side = max([x + 1 for _, x, _ in ms] + [y + 1 for _, _, y in ms] + [n])
+        with figure(path, (min(12, 2 + side * 0.25),) * 2) as (ax,):
+            for kind, x, y in ms:
+                dx, dy = (1, 0) if kind == "h" else (0, 1)
+                ax.plot([x, x + dx], [y, y + dy], color="#8b4513", lw=2.5, solid_capstyle="butt")
+            used: set[tuple[int, int]] = set()
+            for s, (x, y) in sorted(labelled_squares(n, solution).items(), reverse=True):
+                # the first corner no larger square's label took, the text set inside the square
+                corners = [(x, y, 1, 1), (x + s, y, -1, 1), (x, y + s, 1, -1), (x + s, y + s, -1, -1)]
+                cx, cy, dx, dy = next((c for c in corners if c[:2] not in used), corners[0])
+                used.add((cx, cy))
+                ax.text(cx + 0.12 * dx, cy + 0.12 * dy, str(s), fontsize=7, color="#1f4e9c",
+                        ha="left" if dx > 0 else "right", va="top" if dy > 0 else "bottom")
+            ax.invert_yaxis()
+            ax.set_title(f"squares n={n}: {len(ms)} matches")
+
+    def bench_cases(self) -> list[BenchCase]:
+        """Model backends and the native search climb n until a run is not proven; the heuristic
+        sweep covers the whole published range."""
+        cases = [BenchCase(self.name, 1, solver, 60.0, formulation="strong", ladder=True, n_stop=20,
+                           label=f"{solver} ladder, 60 s") for solver in ("highs", "cpsat", "cbc")]
+        cases.append(BenchCase(self.name, 1, "maxsat", 60.0, formulation="maxsat", ladder=True,
+                               n_stop=20, label="maxsat ladder, 60 s"))
+        cases.append(BenchCase(self.name, 10, "maxsat", 600.0, formulation="maxsat", ladder=True,
+                               n_stop=20, label="maxsat ladder, 10 min"))
+        cases.append(BenchCase(self.name, 1, "search", 600.0, ladder=True, n_stop=46,
+                               label="native exact search ladder, 10 min"))
+        cases.append(BenchCase(self.name, 1, "search", 60.0, params={"all": True}, ladder=True,
+                               n_stop=20, label="native search, counting optimal solutions"))
+        cases.append(BenchCase(self.name, 1, "search", 60.0, params={"margin": 1}, ladder=True,
+                               n_stop=20, label="native search with --margin 1"))
+        cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
+                            label="heuristic sweep") for n in range(1, 64)]
+        return cases
+
+
+PUZZLE = SquaresPuzzle()

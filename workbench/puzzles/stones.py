@@ -1,0 +1,112 @@
+"""Stepping stones, OEIS A337663: the largest number n ones let you place by the sum rule.
+
+A solution is a list of [row, col, value] triples (the ones and the numbers 2..M). The model
+backends answer "how far can n ones go inside a box x box square" (see generators/stones.py); the
+`search` backend is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..checks.stones import check_board, parse_board
+from ..generators.stones import FORMULATIONS, box_model, decode
+from ..models.core import Model
+from ..drawing import figure
+from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+
+DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
+
+
+def _box(n: int, params: dict[str, Any]) -> int:
+    return int(params.get("box") or DEFAULT_BOX.get(n, 2 * n + 3))
+
+
+def _top(n: int, params: dict[str, Any]) -> int:
+    """Values in the model: --top, else a generous cap (12 n + 6 is above every known record)."""
+    return int(params.get("top") or 12 * n + 6)
+
+
+class StonesPuzzle(Puzzle):
+    name = "stones"
+    title = "Stepping stones: the largest number placed from n ones by the 8-neighbour sum rule (A337663)"
+    sense = "max"
+    n_min = 1
+    n_max = 40
+    formulations = [Formulation(k, v) for k, v in FORMULATIONS.items()]
+    options = [
+        PuzzleOption("--box", "model backends: side of the square box the board must fit in", int),
+        PuzzleOption("--top", "model backends: largest value in the model (reach: the target)", int),
+        PuzzleOption("--exact", "search backend: exhaustive search even for n >= 6 (n <= 8)"),
+        PuzzleOption("--hunt", "search backend: record hunt (heuristic) even for n <= 5"),
+    ]
+    native_search = "workbench.search.stones:solve"
+    default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
+
+    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+        super().validate(n, params)
+        assert n is not None
+        if params.get("box") is not None and not 2 <= int(params["box"]) <= 40:
+            raise BadInput("stones: --box must be between 2 and 40")
+        if params.get("top") is not None and not 2 <= int(params["top"]) <= 400:
+            raise BadInput("stones: --top must be between 2 and 400")
+        if params.get("exact") and n > 8:
+            raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
+
+    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+        """Model runs inside a given box, and hunts forced for small n, get tables of their own."""
+        return self.name + (f"-box{params['box']}" if params.get("box") else "") + \
+            ("-hunt" if params.get("hunt") else "")
+
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+        assert n is not None
+        if formulation not in FORMULATIONS:
+            raise BadInput(f"stones: unknown formulation {formulation!r} (known: {', '.join(FORMULATIONS)})")
+        return box_model(n, _box(n, params), _top(n, params), formulation, params.get("hint"))
+
+    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
+        assert n is not None
+        return decode(_box(n, params), _top(n, params), values)
+
+    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
+        assert n is not None
+        ok, message, top = check_board(n, solution)
+        return Verdict(ok, message, top)
+
+    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+        """Like the seed: one line per row, numbers right-aligned, '.' for an empty cell, cropped."""
+        cells = parse_board(solution)
+        if not cells:
+            return ""
+        r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+        c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+        width = len(str(max(cells.values()))) + 1
+        return "\n".join("".join(str(cells.get((r, c), ".")).rjust(width) for c in range(c0, c1 + 1))
+                         for r in range(r0, r1 + 1)) + f"\nlargest number {max(cells.values())}"
+
+    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+        from matplotlib.patches import Rectangle
+
+        cells = parse_board(solution)
+        r0, c0 = min(r for r, _ in cells), min(c for _, c in cells)
+        rows = max(r for r, _ in cells) - r0 + 1
+        cols = max(c for _, c in cells) - c0 + 1
+        with figure(path, (min(14, 1 + cols * 0.45), min(14, 1 + rows * 0.45))) as (ax,):
+            for (r, c), v in cells.items():
+                ax.add_patch(Rectangle((c - c0, r - r0), 1, 1, facecolor="#f4c542" if v == 1 else "#dde7f5",
+                                       edgecolor="#555555", lw=0.6))
+                ax.text(c - c0 + 0.5, r - r0 + 0.5, str(v), ha="center", va="center", fontsize=8,
+                        fontweight="bold" if v == 1 else "normal")
+            ax.set_xlim(0, cols)
+            ax.set_ylim(rows, 0)
+            ax.set_title(f"stepping stones n={n}: largest number {max(cells.values())}")
+
+    def bench_cases(self) -> list[BenchCase]:
+        """The exact search ladder (a(5) is the hour-long case), the CP boxes, and the record hunt."""
+        cases = [BenchCase(self.name, 1, "search", 3600.0, ladder=True, n_stop=5,
+                           label="native exact search ladder (a(5) < 1 h is the goal)")]
+        cases += [BenchCase(self.name, n, solver, 300.0, params={"box": _box(n, {})}, formulation="max",
+                            label=f"{solver}, box {_box(n, {})}") for n in (2, 3)
+                  for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]
+        cases += [BenchCase(self.name, n, "search", 600.0, label="record hunt, 10 min")
+                  for n in range(6, 13)]
+        return cases

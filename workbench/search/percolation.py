@@ -1,0 +1,503 @@
+"""Native counter of minimal percolating sets (OEIS A146971): a row-by-row transfer-matrix count.
+
+Why it is fast. n cells can fill the n x n board only if no infection ever loses perimeter
+(the board's perimeter 4n equals the n cells' 4n, and every infection changes it by 4 - 2k <= 0).
+So every prefix of a percolating set, taken row by row, must close to a union of rectangles whose
+perimeter is exactly 4 x (cells so far): a "tight" closure. The closure of the cells in rows 0..r
+never reaches below row r (a cell there has at most one filled neighbour), so the future only sees
+that closure. The count is therefore a dynamic programme over rows whose states are closures
+(row bitmasks), merged under the left-right mirror, with the prefixes leading to each state
+counted rather than enumerated. Dead states are pruned by the perimeter test and by how many cells
+are still needed to touch every remaining pair of adjacent rows and columns.
+
+The last layers are the widest, so the final rows are walked depth first from each stored state
+instead (walked_rows). Both cores: chunks of states go to two threads (the kernels release the GIL).
+The permutation variant (one cell per row and column) adds the used columns to the state.
+Example sets for `count --show K` come from a depth-first walk of the same transitions.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+from numba import njit
+
+from ..solvers.base import Incumbent, Options, Report, Result, Status
+
+EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)   # never a valid key word: rows use at most the low 63 bits
+KEY_WORDS = 4                            # three words of closure rows, one of used columns
+N_MAX = 12                               # 63 // 12 = 5 rows per word: three words hold 15 rows
+
+
+# -- bit helpers on one board (rows as int64 masks) -------------------------------------------
+@njit(cache=True)
+def _popcount(x: np.int64) -> int:
+    c = 0
+    while x:
+        x &= x - 1
+        c += 1
+    return c
+
+
+@njit(cache=True)
+def _close(rows: np.ndarray, last: int, n: int) -> None:
+    """Fill rows[0..last] in place: any cell with >= 2 filled orthogonal neighbours, to a fixpoint.
+    New cells arrive at the bottom row and growth climbs, so the sweeps go bottom-up and settle
+    each row before moving on."""
+    full = (1 << n) - 1
+    changed = True
+    while changed:
+        changed = False
+        for i in range(last, -1, -1):
+            up = rows[i - 1] if i > 0 else 0
+            dn = rows[i + 1] if i < last else 0
+            x = rows[i]
+            while True:
+                lf = (x << 1) & full
+                rt = x >> 1
+                grown = x | (up & dn) | ((up | dn) & (lf | rt)) | (lf & rt)
+                if grown == x:
+                    break
+                x = grown
+                changed = True
+            rows[i] = x
+
+
+@njit(cache=True)
+def _perimeter(rows: np.ndarray, last: int) -> int:
+    p = 0
+    for i in range(last + 1):
+        x = rows[i]
+        p += 4 * _popcount(x) - 2 * _popcount(x & (x >> 1))
+        if i < last:
+            p -= 2 * _popcount(x & rows[i + 1])
+    return p
+
+
+@njit(cache=True)
+def _cells_needed(rows: np.ndarray, r: int, n: int) -> int:
+    """A lower bound on the cells still to place below row r: every pair of adjacent rows and
+    columns, and the edge rows and columns, must hold a chosen cell (the closure covers those
+    that already do; rows 0..r are final)."""
+    cols = 0
+    for i in range(r + 1):
+        cols |= rows[i]
+    need_c = 0
+    covered_prev = True
+    for e in range(n):
+        cov = (cols >> e) & 1
+        if not cov and (e == 0 or not covered_prev or e == n - 1):
+            cov = 1
+            need_c += 1
+        covered_prev = cov == 1
+    rem = n - 1 - r
+    need_r = 0
+    if rem > 0:
+        need_r = (rem + 1) // 2 if rows[r] != 0 else (rem + 2) // 2
+    return max(need_c, need_r)
+
+
+@njit(cache=True)
+def _full(rows: np.ndarray, n: int) -> bool:
+    for i in range(n):
+        if rows[i] != (1 << n) - 1:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _rows_ok(rows: np.ndarray, r: int) -> bool:
+    """Row 0 holds a cell, and no two adjacent rows up to r are both empty of the closure."""
+    if rows[0] == 0:
+        return False
+    return not (r >= 1 and rows[r] == 0 and rows[r - 1] == 0)
+
+
+# -- the state key: closure rows packed into words, plus used columns -------------------------
+@njit(cache=True)
+def _pack(rows: np.ndarray, last: int, n: int, used: int, key: np.ndarray) -> None:
+    per_word = 63 // n
+    key[:] = 0
+    for i in range(last + 1):
+        key[i // per_word] |= np.uint64(rows[i]) << np.uint64((i % per_word) * n)
+    key[KEY_WORDS - 1] = np.uint64(used)
+
+
+@njit(cache=True)
+def _unpack(key: np.ndarray, last: int, n: int, rows: np.ndarray) -> int:
+    per_word = 63 // n
+    full = np.uint64((1 << n) - 1)
+    for i in range(n):
+        rows[i] = 0
+    for i in range(last + 1):
+        rows[i] = np.int64((key[i // per_word] >> np.uint64((i % per_word) * n)) & full)
+    return np.int64(key[KEY_WORDS - 1])
+
+
+@njit(cache=True)
+def _mirror(x: np.int64, n: int) -> np.int64:
+    y = 0
+    for b in range(n):
+        if (x >> b) & 1:
+            y |= 1 << (n - 1 - b)
+    return y
+
+
+@njit(cache=True)
+def _canonical(rows: np.ndarray, last: int, n: int, used: int, key: np.ndarray,
+               alt: np.ndarray, mirrored: np.ndarray) -> None:
+    """Key of the state or of its mirror image, whichever is smaller: mirror images have the
+    same futures, and the full board is its own mirror, so merging them keeps the count exact."""
+    _pack(rows, last, n, used, key)
+    for i in range(last + 1):
+        mirrored[i] = _mirror(rows[i], n)
+    _pack(mirrored, last, n, _mirror(used, n), alt)
+    for w in range(KEY_WORDS - 1, -1, -1):
+        if alt[w] != key[w]:
+            if alt[w] < key[w]:
+                key[:] = alt
+            return
+
+
+# -- an open-addressing hash table of states -> number of prefixes -----------------------------
+@njit(cache=True)
+def _slot(keys: np.ndarray, key: np.ndarray) -> int:
+    mask = keys.shape[0] - 1
+    h = np.uint64(1469598103934665603)
+    for w in range(KEY_WORDS):
+        h = (h ^ key[w]) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    s = np.int64(h & np.uint64(mask))
+    while True:
+        if keys[s, 0] == EMPTY:
+            return s
+        same = True
+        for w in range(KEY_WORDS):
+            if keys[s, w] != key[w]:
+                same = False
+                break
+        if same:
+            return s
+        s = (s + 1) & mask
+
+
+@njit(cache=True)
+def _add(keys: np.ndarray, counts: np.ndarray, key: np.ndarray, c: np.int64) -> int:
+    """Add c prefixes to the state; returns 1 when the state is new."""
+    s = _slot(keys, key)
+    if keys[s, 0] == EMPTY:
+        keys[s, :] = key
+        counts[s] = c
+        return 1
+    counts[s] += c
+    return 0
+
+
+@njit(cache=True)
+def _rehash(keys: np.ndarray, counts: np.ndarray, capacity: int):
+    new_keys = np.full((capacity, KEY_WORDS), EMPTY, dtype=np.uint64)
+    new_counts = np.zeros(capacity, dtype=np.int64)
+    for s in range(keys.shape[0]):
+        if keys[s, 0] != EMPTY:
+            _add(new_keys, new_counts, keys[s], counts[s])
+    return new_keys, new_counts
+
+
+def _table(capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.full((capacity, KEY_WORDS), EMPTY, dtype=np.uint64), np.zeros(capacity, dtype=np.int64)
+
+
+# -- one row of the transfer matrix --------------------------------------------------------
+def row_patterns(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every row pattern without two horizontally adjacent cells, sorted by size, and ends[k] =
+    how many have at most k cells: a row with k cells left to place tries only ends[k] of them."""
+    pats = sorted((p for p in range(1 << n) if p & (p >> 1) == 0), key=lambda p: (bin(p).count("1"), p))
+    sizes = [bin(p).count("1") for p in pats]
+    ends = np.array([sum(1 for s in sizes if s <= k) for k in range(n + 1)], dtype=np.int64)
+    return np.array(pats, dtype=np.int64), ends
+
+
+@njit(cache=True)
+def _patterns(allowed: np.int64, left: int, table: np.ndarray, ends: np.ndarray, out: np.ndarray) -> int:
+    """The patterns of at most `left` cells inside `allowed` (the empty one included)."""
+    k = 0
+    for j in range(ends[min(left, ends.shape[0] - 1)]):
+        p = table[j]
+        if (p & ~allowed) == 0:
+            out[k] = p
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def _extend(rows: np.ndarray, r: int, n: int, p: np.int64, placed: int, permutation: bool,
+            work: np.ndarray) -> bool:
+    """work = the closure after adding pattern p as row r to the closure `rows` of rows 0..r-1;
+    False when that can no longer lead to a filled board."""
+    k = _popcount(p)
+    left = n - placed
+    if k > left or (permutation and k != 1):
+        return False
+    below = n - 1 - r          # rows still to come; row r stays empty of the closure iff p is empty
+    if (below == 0 and k != left) or left - k < ((below + 1) // 2 if p else (below + 2) // 2):
+        return False           # the cells left cannot touch every pair of rows below (and row n-1)
+    work[:] = rows
+    work[r] = p
+    _close(work, r, n)
+    if _perimeter(work, r) != 4 * (placed + k):
+        return False                      # perimeter lost: n cells can no longer fill n x n
+    if not _rows_ok(work, r) or _cells_needed(work, r, n) > left - k:
+        return False
+    return r < n - 1 or _full(work, n)
+
+
+@njit(cache=True)
+def _allowed(rows: np.ndarray, r: int, n: int, used: int, permutation: bool) -> np.int64:
+    """Cells of row r that may be chosen: not under the closure (no perimeter loss), and for the
+    permutation variant not in a used column."""
+    allowed = ((1 << n) - 1) & ~(rows[r - 1] if r > 0 else 0)
+    return allowed & ~used if permutation else allowed
+
+
+@njit(cache=True, nogil=True)
+def _step(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, n: int,
+          permutation: bool, table: np.ndarray, ends: np.ndarray, keys: np.ndarray,
+          counts: np.ndarray, size: int):
+    """Extend the states in source slots lo..hi-1 by every admissible pattern of row r.
+    Returns the destination table (grown as needed) and its size."""
+    rows = np.zeros(n, dtype=np.int64)
+    work = np.zeros(n, dtype=np.int64)
+    key = np.zeros(KEY_WORDS, dtype=np.uint64)
+    alt = np.zeros(KEY_WORDS, dtype=np.uint64)
+    mirrored = np.zeros(n, dtype=np.int64)
+    pats = np.zeros(table.shape[0], dtype=np.int64)
+    for s in range(lo, hi):
+        if src_keys[s, 0] == EMPTY:
+            continue
+        used = _unpack(src_keys[s], r - 1, n, rows)
+        placed = _perimeter(rows, r - 1) // 4
+        npat = _patterns(_allowed(rows, r, n, used, permutation), n - placed, table, ends, pats)
+        for j in range(npat):
+            p = pats[j]
+            if not _extend(rows, r, n, p, placed, permutation, work):
+                continue
+            _canonical(work, r, n, used | p, key, alt, mirrored)
+            size += _add(keys, counts, key, src_counts[s])
+            if 2 * size > keys.shape[0]:
+                keys, counts = _rehash(keys, counts, 2 * keys.shape[0])
+    return keys, counts, size
+
+
+@njit(cache=True)
+def _merge(keys: np.ndarray, counts: np.ndarray, size: int, other_keys: np.ndarray,
+           other_counts: np.ndarray):
+    for s in range(other_keys.shape[0]):
+        if other_keys[s, 0] != EMPTY:
+            size += _add(keys, counts, other_keys[s], other_counts[s])
+            if 2 * size > keys.shape[0]:
+                keys, counts = _rehash(keys, counts, 2 * keys.shape[0])
+    return keys, counts, size
+
+
+class _Timeout(Exception):
+    pass
+
+
+def walked_rows(n: int) -> int:
+    """How many final rows are walked depth first instead of stored as layers of states. The last
+    layers are the widest (n = 9: 3.9 million states after row 5, 38.7 million after row 6, over
+    9 GB of tables), so at most six rows are stored; walking costs little more time (n = 8:
+    7.1 s CPU walking 3 rows, 10.7 s storing all)."""
+    return 0 if n < 7 else max(2, n - 6)
+
+
+def count_sets(n: int, permutation: bool = False, threads: int = 2, deadline: float | None = None,
+               progress=None, walk: int | None = None) -> int:
+    """The number of n-cell sets that fill the n x n board (permutation: one per row and column).
+    Rows 0..n-walk-1 go layer by layer through hash tables of states, the last `walk` rows depth
+    first from each stored state. Raises _Timeout when time.monotonic() passes the deadline."""
+    if not 1 <= n <= N_MAX:
+        raise ValueError(f"the native counter handles 1 <= n <= {N_MAX}")
+    walk = walked_rows(n) if walk is None else max(0, min(walk, n))
+    threads = max(1, threads)
+    table, ends = row_patterns(n)
+    keys, counts = _table(16)
+    _add(keys, counts, np.zeros(KEY_WORDS, dtype=np.uint64), np.int64(1))
+    chunk = 1024
+    for r in range(n - walk):
+        parts: list = [(*_table(1 << 12), 0) for _ in range(threads)]
+
+        def extend(t: int, lo: int) -> None:
+            parts[t] = _step(keys, counts, lo, min(lo + chunk, keys.shape[0]), r, n, permutation,
+                             table, ends, *parts[t])
+
+        _run_chunks(extend, keys.shape[0], chunk, threads, deadline)
+        parts.sort(key=lambda p: -p[2])
+        keys, counts, size = parts[0]
+        for k, c, _ in parts[1:]:
+            keys, counts, size = _merge(keys, counts, size, k, c)
+        if progress is not None:
+            progress(r, size)
+    if walk == 0:
+        return int(counts[keys[:, 0] != EMPTY].sum())
+    sums = [0] * threads
+    r0 = n - walk
+
+    def finish(t: int, lo: int) -> None:
+        sums[t] += int(_finish(keys, counts, lo, min(lo + chunk, keys.shape[0]), r0, n, permutation,
+                               table, ends))
+
+    _run_chunks(finish, keys.shape[0], chunk, threads, deadline)
+    return sum(sums)
+
+
+def _run_chunks(work, total: int, chunk: int, threads: int, deadline: float | None) -> None:
+    """work(thread, lo) for lo = 0, chunk, 2*chunk, ... < total, handed out to `threads` threads
+    as they come free (the numba kernels release the GIL); errors and the deadline re-raise here."""
+    lock = threading.Lock()
+    starts = iter(range(0, total, chunk))
+
+    def loop(t: int) -> None:
+        while True:
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Timeout()
+            with lock:
+                lo = next(starts, None)
+            if lo is None:
+                return
+            work(t, lo)
+
+    _run_parallel(loop, threads)
+
+
+def _run_parallel(work, threads: int) -> None:
+    """Run work(0..threads-1) in threads (the numba kernels release the GIL); re-raise errors."""
+    errors: list[BaseException] = []
+
+    def guarded(t: int) -> None:
+        try:
+            work(t)
+        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
+            errors.append(e)
+
+    pool = [threading.Thread(target=guarded, args=(t,)) for t in range(1, threads)]
+    for th in pool:
+        th.start()
+    guarded(0)
+    for th in pool:
+        th.join()
+    if errors:
+        raise errors[0]
+
+
+# -- depth-first walk: the last rows of the count, example sets, and a cross-check ------------
+@njit(cache=True, nogil=True)
+def _dfs(start: np.ndarray, d0: int, used0: int, n: int, permutation: bool, table: np.ndarray,
+         ends: np.ndarray, limit: int, count_all: bool, offset: int, found: np.ndarray) -> int:
+    """Walk the row transitions depth first from the closure `start` of rows 0..d0-1, one set at
+    a time. Returns how many completions it met (all of them when count_all, else it stops at
+    `limit`) and stores the first `limit` of them in `found` as the chosen cells' rows d0..n-1;
+    `offset` rotates the order in which each row's patterns are tried (a cheap seed)."""
+    clos = np.zeros((n + 1, n), dtype=np.int64)
+    pats = np.zeros((n, table.shape[0]), dtype=np.int64)
+    npat = np.zeros(n, dtype=np.int64)
+    idx = np.zeros(n, dtype=np.int64)
+    placed = np.zeros(n + 1, dtype=np.int64)
+    used = np.zeros(n + 1, dtype=np.int64)
+    chosen = np.zeros(n, dtype=np.int64)
+    work = np.zeros(n, dtype=np.int64)
+    clos[d0, :] = start
+    placed[d0] = _perimeter(start, d0 - 1) // 4
+    used[d0] = used0
+    npat[d0] = _patterns(_allowed(start, d0, n, used0, permutation), n - placed[d0], table, ends, pats[d0])
+    idx[d0] = 0
+    total = 0
+    d = d0
+    while d >= d0:
+        if idx[d] == npat[d]:
+            d -= 1
+            continue
+        p = pats[d, (idx[d] + offset) % npat[d]]
+        idx[d] += 1
+        if not _extend(clos[d], d, n, p, placed[d], permutation, work):
+            continue
+        chosen[d] = p
+        if d == n - 1:
+            if total < limit:
+                found[total, :] = chosen
+            total += 1
+            if not count_all and total >= limit:
+                break
+            continue
+        clos[d + 1, :] = work
+        placed[d + 1] = placed[d] + _popcount(p)
+        used[d + 1] = used[d] | p
+        d += 1
+        npat[d] = _patterns(_allowed(work, d, n, used[d], permutation), n - placed[d], table, ends, pats[d])
+        idx[d] = 0
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _finish(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, n: int,
+            permutation: bool, table: np.ndarray, ends: np.ndarray) -> np.int64:
+    """Sum over the states (closures of rows 0..r-1) in slots lo..hi-1 of their prefix counts times
+    their completions, found depth first: the last layers are the widest, so they are walked
+    instead of stored."""
+    rows = np.zeros(n, dtype=np.int64)
+    none = np.zeros((1, n), dtype=np.int64)
+    total = np.int64(0)
+    for s in range(lo, hi):
+        if src_keys[s, 0] == EMPTY:
+            continue
+        used = _unpack(src_keys[s], r - 1, n, rows)
+        total += src_counts[s] * _dfs(rows, r, used, n, permutation, table, ends, 0, True, 0, none)
+    return total
+
+
+def example_sets(n: int, k: int, permutation: bool = False, seed: int = 0) -> list[dict]:
+    """Up to k percolating sets as puzzle solutions {"n", "cells"}."""
+    if k <= 0:
+        return []
+    found = np.zeros((k, n), dtype=np.int64)
+    got = _dfs(np.zeros(n, dtype=np.int64), 0, 0, n, permutation, *row_patterns(n), k, False, seed, found)
+    return [{"n": n, "cells": [[r, c] for r in range(n) for c in range(n) if (m[r] >> c) & 1]}
+            for m in found[:min(got, k)]]
+
+
+def enumerate_count(n: int, permutation: bool = False) -> int:
+    """The count by plain enumeration of every set (slow; cross-checks count_sets for small n)."""
+    return int(_dfs(np.zeros(n, dtype=np.int64), 0, 0, n, permutation, *row_patterns(n), 0, True, 0,
+                    np.zeros((1, n), dtype=np.int64)))
+
+
+def warm_up() -> None:
+    """Compile the counter and the example walk (numba caches them on disk)."""
+    count_sets(3, threads=2)
+    example_sets(3, 1)
+
+
+def solve(n: int | None, options: Options, report: Report) -> Result:
+    """The `search` backend: the exact count (options.count) or one percolating set."""
+    assert n is not None
+    if not 1 <= n <= N_MAX:
+        return Result(Status.ERROR, message=f"the native counter handles 1 <= n <= {N_MAX}")
+    params = options.params
+    permutation = bool(params.get("permutation"))
+    seed = int(options.seed or 0)
+    if not options.count:
+        found = example_sets(n, 1, permutation, seed)
+        return Result(Status.OPTIMAL, solution=found[0] if found else None,
+                      message="a percolating set" if found else "no percolating set")
+    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    show = int(params.get("show", 0) or 0)
+    examples = example_sets(n, show, permutation, seed)
+    try:
+        total = count_sets(n, permutation, max(1, int(options.threads)), deadline)
+    except _Timeout:
+        return Result(Status.UNKNOWN, solution=examples,
+                      message="time limit: the row-by-row count was not finished")
+    report(Incumbent(None, None, None, count=total))
+    return Result(Status.OPTIMAL, count=total, solution=examples,
+                  message="exact row-by-row transfer-matrix count")

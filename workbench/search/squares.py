@@ -1,0 +1,402 @@
+"""Native depth-first search for matchstick squares (numba), after Chaffin's description.
+
+Each row and column line of the board is one 64-bit word (bit i = the match at offset i is present);
+a placement is its corner plus one mask, so the matches it adds are four popcounts. Squares are placed
+largest first. The board stays mirror-symmetric about the main diagonal while every square sits on it,
+and only then placements below the diagonal are skipped. A placement that adds no match is taken at
+once (it can never hurt); otherwise every placement that keeps the cost under the bound is tried.
+
+One kernel serves every search: the exact one, the "diagonal" heuristic (sizes above a threshold only
+on the main diagonal), the "greedy" one (only the placements adding the fewest matches, ties all
+tried), the "2s" one (a square of size s adds at most 2s matches) and combinations of them. The exact search is split into prefixes run in parallel (prange) sharing the best bound.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from ..generators.squares import Grid, Placement, square_matches
+from ..solvers.base import Incumbent, Options, Report, Result, Status
+
+INF = 1 << 30
+
+
+@njit(cache=True)
+def _now() -> float:
+    with numba.objmode(t="float64"):
+        t = time.time()
+    return t
+
+
+@njit(cache=True, inline="always")
+def _popcount(v: np.uint64) -> int:
+    c = 0
+    while v:
+        v &= v - np.uint64(1)
+        c += 1
+    return c
+
+
+@njit(cache=True, inline="always")
+def _added(rows, cols, x, y, s, mask) -> int:
+    rm, cm = mask << np.uint64(x), mask << np.uint64(y)
+    return (_popcount(rm & ~rows[y]) + _popcount(rm & ~rows[y + s])
+            + _popcount(cm & ~cols[x]) + _popcount(cm & ~cols[x + s]))
+
+
+@njit(cache=True)
+def _dfs(px, py, ps, pdiag, pstart, pend, lines, prefix, stop, threshold, counting, greedy, cap,
+         ordered, shared, deadline, out):
+    """Search below the placements `prefix` (one per leading depth) for solutions cheaper than
+    `threshold` (counting: at most as cheap, and count those of the cheapest cost found).
+    `ordered` tries the placements adding fewest matches first (good solutions early). Heuristic
+    restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
+    all tried), `cap[d]` is the most matches a placement may add.
+
+    With stop < depths, collect the prefixes reaching depth `stop` into `out` instead (returns their
+    number in `count`, -1 on overflow). `shared[0]` is the best cost any thread has found.
+    Returns (best cost or threshold, count, best placements, aborted by the deadline).
+    """
+    depths = pstart.shape[0]
+    rows = np.zeros(lines, np.uint64)
+    cols = np.zeros(lines, np.uint64)
+    path = np.full(depths, -1, np.int64)
+    best_path = np.full(depths, -1, np.int64)
+    cost, sym = 0, True
+    for d in range(prefix.shape[0]):
+        k = prefix[d]
+        x, y, s = px[k], py[k], ps[k]
+        mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
+        cost += _added(rows, cols, x, y, s, mask)
+        rows[y] |= mask << np.uint64(x)
+        rows[y + s] |= mask << np.uint64(x)
+        cols[x] |= mask << np.uint64(y)
+        cols[x + s] |= mask << np.uint64(y)
+        sym = sym and pdiag[k]
+        path[d] = k
+    best, count, aborted = threshold, 0, False
+    start = prefix.shape[0]
+    if start == depths:                       # nothing left to place
+        if cost < best or (counting and cost == best):
+            best, count, best_path[:] = cost, 1, path
+        return best, count, best_path, aborted
+    width = 0
+    for d in range(start, depths):
+        width = max(width, pend[d] - pstart[d])
+    cand = np.empty((depths, width), np.int64)
+    cadd = np.empty((depths, width), np.int64)
+    tmp = np.empty(width, np.int64)
+    tmpa = np.empty(width, np.int64)
+    bucket = np.zeros(4 * lines + 2, np.int64)
+    ncand = np.zeros(depths, np.int64)
+    it = np.zeros(depths, np.int64)
+    saved = np.empty((depths, 4), np.uint64)
+    saved_cost = np.zeros(depths, np.int64)
+    saved_sym = np.zeros(depths, np.bool_)
+    nodes = 0
+    d = start
+    expand = True
+    while True:
+        if expand:                            # list the admissible placements at depth d
+            nodes += 1
+            if nodes & 0xFFF == 1:           # (also at the first node)
+                if _now() > deadline:
+                    aborted = True
+                    break
+            best = min(best, shared[0])
+            nc, least = 0, INF
+            for k in range(pstart[d], pend[d]):
+                if sym and px[k] > py[k]:
+                    continue
+                s = ps[k]
+                mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
+                add = _added(rows, cols, px[k], py[k], s, mask)
+                if add == 0:                  # free: take it and nothing else
+                    cand[d, 0], cadd[d, 0], nc = k, 0, 1
+                    break
+                if add > cap[d] or cost + add > best or (cost + add == best and not counting):
+                    continue
+                if greedy[d]:
+                    if add > least:
+                        continue
+                    if add < least:
+                        least, nc = add, 0
+                cand[d, nc], cadd[d, nc] = k, add
+                nc += 1
+            if ordered and nc > 1:            # counting sort on the matches added
+                bucket[:] = 0
+                for i in range(nc):
+                    bucket[cadd[d, i] + 1] += 1
+                for a in range(1, bucket.shape[0]):
+                    bucket[a] += bucket[a - 1]
+                for i in range(nc):
+                    j = bucket[cadd[d, i]]
+                    tmp[j], tmpa[j] = cand[d, i], cadd[d, i]
+                    bucket[cadd[d, i]] += 1
+                cand[d, :nc], cadd[d, :nc] = tmp[:nc], tmpa[:nc]
+            ncand[d], it[d] = nc, 0
+            expand = False
+        if it[d] < ncand[d]:
+            i = it[d]
+            it[d] += 1
+            k, add = cand[d, i], cadd[d, i]
+            if cost + add > best or (cost + add == best and not counting):
+                continue
+            x, y, s = px[k], py[k], ps[k]
+            mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
+            saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3] = rows[y], rows[y + s], cols[x], cols[x + s]
+            saved_cost[d], saved_sym[d] = cost, sym
+            rows[y] |= mask << np.uint64(x)
+            rows[y + s] |= mask << np.uint64(x)
+            cols[x] |= mask << np.uint64(y)
+            cols[x + s] |= mask << np.uint64(y)
+            cost += add
+            sym = sym and pdiag[k]
+            path[d] = k
+            if d + 1 == depths:               # a complete solution
+                if cost < best:
+                    best, count = cost, 1
+                    best_path[:] = path
+                    if cost < shared[0]:
+                        shared[0] = cost
+                elif counting and cost == best:
+                    count += 1
+            elif d + 1 == stop:               # a prefix for the parallel phase
+                if count < out.shape[0]:
+                    out[count, :stop] = path[:stop]
+                    count += 1
+                else:
+                    count = -1
+                    break
+            else:
+                d += 1
+                expand = True
+                continue
+        else:
+            if d == start:
+                break
+            d -= 1
+        # undo the placement at depth d
+        k = path[d]
+        x, y, s = px[k], py[k], ps[k]
+        rows[y], rows[y + s], cols[x], cols[x + s] = saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3]
+        cost, sym = saved_cost[d], saved_sym[d]
+    return best, count, best_path, aborted
+
+
+@njit(cache=True, parallel=True)
+def _run_prefixes(px, py, ps, pdiag, pstart, pend, lines, prefixes, threshold, counting, greedy,
+                  cap, ordered, deadline):
+    """Every prefix searched independently (both cores), sharing the best cost found."""
+    t = prefixes.shape[0]
+    depths = pstart.shape[0]
+    shared = np.full(1, threshold, np.int64)
+    bests = np.full(t, threshold, np.int64)
+    counts = np.zeros(t, np.int64)
+    paths = np.full((t, depths), -1, np.int64)
+    aborted = np.zeros(t, np.bool_)
+    dummy = np.zeros((0, depths), np.int64)
+    for i in prange(t):
+        b, c, p, a = _dfs(px, py, ps, pdiag, pstart, pend, lines, prefixes[i], 0, threshold, counting,
+                          greedy, cap, ordered, shared, deadline, dummy)
+        bests[i], counts[i], aborted[i] = b, c, a
+        paths[i, :] = p
+    return bests, counts, paths, aborted
+
+
+def _lattice(n: int, margin: int):
+    """Whether a placement's sides lie an even distance from the largest square's near or far side."""
+    def ok(p: Placement) -> bool:
+        return all((c - margin) % 2 == 0 or (n + margin - c - p.size) % 2 == 0 for c in (p.x, p.y))
+    return ok
+
+
+@dataclass
+class Placements:
+    """The flat placement arrays of one search, depth d holding size n - d."""
+
+    grid: Grid
+    items: list[Placement]
+    px: np.ndarray
+    py: np.ndarray
+    ps: np.ndarray
+    pdiag: np.ndarray
+    pstart: np.ndarray
+    pend: np.ndarray
+
+    @classmethod
+    def build(cls, n: int, margin: int = 0, diagonal_above: int | None = None,
+              even_above: int | None = None) -> "Placements":
+        """diagonal_above: sizes larger than this are only placed on the main diagonal;
+        even_above: sizes larger than this only with corners an even distance from the largest's."""
+        g = Grid(n, margin)
+        if g.side > 63:
+            raise ValueError("the native search handles boards up to 63 matches wide")
+        items, starts, ends = [], [], []
+        lattice = _lattice(n, margin)
+        for s in range(n, 0, -1):
+            ps = g.placements(s)
+            if diagonal_above is not None and s > diagonal_above:
+                ps = [p for p in ps if p.on_diagonal]
+            if even_above is not None and s > even_above:
+                ps = [p for p in ps if lattice(p)]
+            starts.append(len(items))
+            items += ps
+            ends.append(len(items))
+        arr = lambda f, t=np.int64: np.array([f(p) for p in items], t)  # noqa: E731
+        return cls(g, items, arr(lambda p: p.x), arr(lambda p: p.y), arr(lambda p: p.size),
+                   arr(lambda p: p.on_diagonal, np.bool_), np.array(starts, np.int64),
+                   np.array(ends, np.int64))
+
+    @property
+    def args(self) -> tuple:
+        return (self.px, self.py, self.ps, self.pdiag, self.pstart, self.pend, self.grid.side + 1)
+
+    def decode(self, path: np.ndarray) -> list[Placement]:
+        return [self.items[k] for k in path if k >= 0]
+
+
+@dataclass
+class Outcome:
+    best: int                     # cost of the best solution found, or the threshold if none
+    count: int                    # solutions of that cost (counting), else 1 if found
+    placements: list[Placement]   # the best solution found, [] if none
+    complete: bool                # the search space was exhausted (a proof)
+
+
+def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
+           sides: int = 4, ordered: bool = True, deadline: float = float("inf"),
+           tasks: int = 256) -> Outcome:
+    """Exhaustive search under `threshold`: split into at least `tasks` prefixes, run in parallel.
+    Heuristic restrictions: a square of size <= `greedy_upto` only goes where it adds the fewest
+    matches (ties all tried); a square of size s adds at most `sides` * s matches."""
+    depths = len(pl.pstart)
+    sizes = pl.ps[pl.pstart] if depths else np.zeros(0, np.int64)
+    greedy = sizes <= greedy_upto
+    cap = sides * sizes
+    cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
+    shared = np.full(1, threshold, np.int64)
+    empty = np.zeros(0, np.int64)
+    prefixes = np.zeros((1, 0), np.int64)
+    for stop in range(1, depths):             # deepen the split until there are enough prefixes
+        out = np.zeros((4 * tasks, stop), np.int64)
+        _, n_out, _, aborted = _dfs(*pl.args, empty, stop, threshold, counting, greedy, cap,
+                                    ordered, shared, deadline, out)
+        if n_out < 0 or aborted:
+            break
+        prefixes = out[:n_out]
+        if n_out >= tasks:
+            break
+    numba.set_parallel_chunksize(1)
+    try:
+        bests, counts, paths, aborted = _run_prefixes(*pl.args, prefixes, threshold, counting, greedy,
+                                                      cap, ordered, deadline)
+    finally:
+        numba.set_parallel_chunksize(0)
+    best = int(bests.min()) if len(bests) else threshold
+    winners = [i for i in range(len(bests)) if bests[i] == best and counts[i] > 0]
+    count = int(sum(counts[i] for i in winners))
+    found = pl.decode(paths[winners[0]]) if winners else []
+    return Outcome(best, count, found, not aborted.any())
+
+
+# -- the heuristics and the exact search, as the workbench calls them ---------------------------
+
+def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
+                diagonal_above: int = 20) -> tuple[int, list[Placement], str]:
+    """Chaffin's heuristics in turn, each under the best bound so far and with a share of the time:
+
+    1. "diagonal, 2s": sizes above a threshold only on the main diagonal (threshold raised 4 at a
+       time up to `diagonal_above` while the searches finish), and the third-level rule that a
+       square of size s adds at most 2s matches (all known optima obey it; it shrinks the search a
+       lot, so this gives a good bound within seconds);
+    2. "diagonal": the same thresholds without the 2s rule;
+    3. "lattice, 2s": sizes above 10 with their sides an even distance from the largest square's
+       (ladder-type solutions stagger their large squares 2 or 4 apart);
+    4. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
+    5. "greedy": only the placements adding the fewest matches, ties all tried, to the deadline.
+    Returns (cost, placements, which heuristic found it and when)."""
+    best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
+    start = time.time()
+    thresholds = list(range(4, min(n, diagonal_above), 4)) + [min(n, diagonal_above)]
+
+    def share(fraction: float) -> float:
+        return time.time() + fraction * (deadline - time.time())
+
+    def run(pl: Placements, label: str, until: float, **kw) -> bool:
+        nonlocal best, found, how
+        out = search(pl, best, deadline=until, **kw)
+        if out.placements:
+            best, found, how = out.best, out.placements, f"{label}, at {time.time() - start:.0f} s"
+        return out.complete
+
+    for sides, fraction in ((2, 0.2), (4, 0.25)):
+        until = share(fraction)
+        for t in thresholds:
+            label = f"diagonal above {t}" + (", 2s" if sides == 2 else "")
+            if not run(Placements.build(n, margin, diagonal_above=t), label, until, sides=sides):
+                break
+    run(Placements.build(n, margin, even_above=10), "lattice above 10, 2s", share(0.33), sides=2)
+    if run(Placements.build(n, margin), "2s", share(0.5), sides=2) or time.time() >= deadline:
+        return best, found, how
+    run(Placements.build(n, margin), "greedy", deadline, greedy_upto=n)
+    return best, found, how
+
+
+def solution_json(n: int, margin: int, placements: list[Placement]) -> dict:
+    """The puzzle-level solution: the matches (what counts) and the squares (labels only)."""
+    matches = sorted({m for p in placements for m in square_matches(p.size, p.x, p.y)})
+    return {"n": n, "margin": margin, "matches": [list(m) for m in matches],
+            "squares": [[p.size, p.x, p.y] for p in placements]}
+
+
+def warm_up() -> None:
+    """Compile the search (numba caches it on disk)."""
+    search(Placements.build(2), 11)
+    search(Placements.build(2), 11, greedy_upto=2)
+
+
+def solve(n: int | None, options: Options, report: Report) -> Result:
+    """The `search` backend: heuristics for a bound, then the exact (or counting) search.
+
+    params: margin (int), all (count every optimal solution), heuristic (stop after the heuristics,
+    which then get the whole time limit; otherwise 20% of it, at most 60 s), diagonal_above (largest
+    size threshold of the diagonal heuristic, default 20). The search is deterministic: seed unused.
+    """
+    assert n is not None
+    p = options.params
+    margin = int(p.get("margin") or 0)
+    counting = bool(p.get("all") or options.count)
+    deadline = time.time() + options.time_limit if options.time_limit else float("inf")
+    numba.set_num_threads(max(1, min(options.threads or 1, numba.config.NUMBA_NUM_THREADS)))
+
+    heuristic_deadline = deadline
+    if not p.get("heuristic"):                # keep most of the time for the exact search
+        heuristic_deadline = time.time() + min(60.0, 0.2 * (deadline - time.time()))
+    ub, found, how = upper_bound(n, margin, heuristic_deadline, int(p.get("diagonal_above") or 20))
+    if not found:
+        return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
+    report(Incumbent(ub, None, solution_json(n, margin, found)))
+    if p.get("heuristic"):
+        return Result(Status.FEASIBLE, objective=ub, solution=solution_json(n, margin, found),
+                      message=f"heuristic bound ({how})")
+
+    exact = search(Placements.build(n, margin), ub, counting=counting, deadline=deadline)
+    if exact.placements:
+        found = exact.placements
+    best = exact.best if exact.placements else ub
+    sol = solution_json(n, margin, found)
+    if not exact.complete:
+        return Result(Status.FEASIBLE, objective=best, solution=sol,
+                      message=f"time limit; best from {'exact search' if exact.placements else how}")
+    msg = f"proved optimal by exhaustive search (start bound {ub} from {how}"
+    msg += f"; assumes all squares within {margin} of the largest)"
+    if counting:
+        msg += f"; {exact.count} optimal solutions (largest two share the top-left corner, "
+        msg += "diagonal mirror images once, a free placement taken at once)"
+    return Result(Status.OPTIMAL, objective=best, bound=best, solution=sol,
+                  count=exact.count if counting else None, message=msg)
