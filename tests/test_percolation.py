@@ -113,8 +113,8 @@ def test_backends_count_small_boards(solver, permutation):
     """Every counting backend through the real pipeline (worker process, decoding, checker)."""
     expect = SCHROEDER if permutation else A146971
     params = {"permutation": True} if permutation else {}
-    for n in range(1, 5):
-        # cpsat: one worker, since its parallel enumeration measured incomplete here (see report)
+    for n in range(1, 6):
+        # cpsat: one worker, since its parallel enumeration measured incomplete here
         run = pipeline_solve("percolation", n, solver,
                              Options(time_limit=60, threads=1, count=True, params={"show": 2}), None, params)
         r = run.result

@@ -86,8 +86,8 @@ class PercolationPuzzle(Puzzle):
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
                            params={"permutation": True}, label="native permutation count ladder, 10 min")]
         for solver in ("cpsat", "minizinc:gecode"):
-            cases.append(BenchCase(self.name, 1, solver, 1800.0, count=True, ladder=True, n_stop=6,
-                                   label=f"{solver} count ladder to a(6), 30 min"))
+            cases.append(BenchCase(self.name, 1, solver, 1800.0, count=True, ladder=True, n_stop=8,
+                                   label=f"{solver} count ladder, 30 min"))
             cases.append(BenchCase(self.name, 1, solver, 300.0, count=True, ladder=True, n_stop=8,
                                    params={"permutation": True}, label=f"{solver} permutation count ladder, 300 s"))
         return cases

@@ -160,9 +160,9 @@ class SquaresPuzzle(Puzzle):
         cases.append(BenchCase(self.name, 1, "search", 600.0, ladder=True, n_stop=46,
                                label="native exact search ladder, 10 min"))
         cases.append(BenchCase(self.name, 1, "search", 60.0, params={"all": True}, ladder=True,
-                               n_stop=20, label="native search, counting optimal solutions"))
-        cases.append(BenchCase(self.name, 1, "search", 60.0, params={"margin": 1}, ladder=True,
-                               n_stop=20, label="native search with --margin 1"))
+                               n_stop=30, label="native search, counting optimal solutions"))
+        cases += [BenchCase(self.name, 1, "search", 60.0, params={"margin": m}, ladder=True, n_stop=30,
+                            label=f"native search with --margin {m}") for m in (1, 2)]
         cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
