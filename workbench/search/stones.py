@@ -11,17 +11,19 @@ Why this shape:
   (a second group needs k >= 3 new ones, a third k >= 4 more), which is why n is capped at 8.
 - Symmetry: the first group starts with 2 on one of the 6 inequivalent pairs of ones; a new group
   uses one mask per symmetry class (its orientation is tried at merge time).
-- The tree is cut at a fixed value into independent tasks (the frontier), shuffled and run on all
-  threads with prange; Python runs the tasks in batches to honour the time limit and log progress.
+- The tree is cut at a fixed value into independent tasks (the frontier), shuffled and handed out in
+  small chunks to a pool of threads (the kernel releases the GIL): task sizes vary a lot, so a fixed
+  split would leave a core idle. Between chunks Python honours the time limit and logs progress.
 """
 from __future__ import annotations
 
 import os
 import sys
 import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
-from numba import get_num_threads, njit, prange, set_num_threads
+from numba import njit
 
 from ..solvers.base import Incumbent, Options, Report, Result, Status
 
@@ -573,25 +575,26 @@ def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, floor, budget, allm, alln, canm, 
     return best, nbest, nfront
 
 
-@njit(cache=True, parallel=True)
-def _run_tasks(front, order, allm, alln, canm, cann, nthreads, bests, boards, nbs, stats):
-    """Search the frontier boards front[order[i]], thread t taking i = t, t + nthreads, ..."""
-    for t in prange(nthreads):
-        mine = np.zeros(2, dtype=np.int64)
-        ws = _workspace()
-        cells = np.empty((MAXC, 2), dtype=np.int64)
-        dummy = np.empty((0, 2, 2), dtype=np.int64)
-        for i in range(t, order.shape[0], nthreads):
-            f = front[order[i]]
-            n = f[0, 0]
-            best, nb, _ = _dfs(ws, f[2:2 + n], n, f[0, 1], f[1, 0], f[1, 1], 0, bests[t], 0,
-                               allm, alln, canm, cann, cells, dummy, mine)
-            if nb > 0 and best > bests[t]:
-                bests[t] = best
-                nbs[t] = nb
-                boards[t, :nb] = cells[:nb]
-        stats[t, 0] += mine[0]
-        stats[t, 1] = max(stats[t, 1], mine[1])
+CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
+
+
+@njit(cache=True, nogil=True)
+def _run_chunk(front, tasks, allm, alln, canm, cann, board, stats):
+    """Search the frontier boards front[tasks] (one thread's chunk, without the GIL); the best
+    board goes to `board`. Returns (best value, its cell count); stats as in _dfs."""
+    ws = _workspace()
+    cells = np.empty((MAXC, 2), dtype=np.int64)
+    dummy = np.empty((0, 2, 2), dtype=np.int64)
+    best_here, nb_here = 0, 0
+    for i in tasks:
+        f = front[i]
+        n = f[0, 0]
+        best, nb, _ = _dfs(ws, f[2:2 + n], n, f[0, 1], f[1, 0], f[1, 1], 0, best_here, 0,
+                           allm, alln, canm, cann, cells, dummy, stats)
+        if nb > 0 and best > best_here:
+            best_here, nb_here = best, nb
+            board[:nb] = cells[:nb]
+    return best_here, nb_here
 
 
 def _board(cells: np.ndarray) -> list[list[int]]:
@@ -660,32 +663,42 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
     front = dedupe(front)
     order = np.random.default_rng(seed).permutation(len(front))
     threads = max(1, min(threads, os.cpu_count() or 1))
-    set_num_threads(min(threads, get_num_threads()))
-    done, complete = 0, True
-    batch = max(threads, min(len(order), max(threads * 4, len(order) // 200)))
-    while done < len(order):
-        if time_limit is not None and time.monotonic() - start > time_limit:
-            complete = False
-            break
-        part = order[done:done + batch]
-        bests = np.zeros(threads, dtype=np.int64)
-        boards = np.zeros((threads, MAXC, 2), dtype=np.int64)
-        nbs = np.zeros(threads, dtype=np.int64)
-        stats = np.zeros((threads, 2), dtype=np.int64)
-        _run_tasks(front, part, ALLM, ALLN, CANM, CANN, threads, bests, boards, nbs, stats)
-        if stats[:, 1].max():
-            raise RuntimeError(f"search limits exceeded (code {stats[:, 1].max()})")
-        nodes += int(stats[:, 0].sum())
-        done += len(part)
-        t = int(bests.argmax())
-        if bests[t] > best:
-            best, best_cells = int(bests[t]), boards[t, :nbs[t]].copy()
-            if report is not None:
-                report(Incumbent(best, None, _board(best_cells)))
-        if log is not None:
-            el = time.monotonic() - start
-            print(f"{el:9.1f}s tasks {done}/{len(order)} positions {nodes:,} best {best}",
-                  file=log, flush=True)
+    chunks = [order[i:i + CHUNK] for i in range(0, len(order), CHUNK)]
+    deadline = None if time_limit is None else start + time_limit
+    done, complete, logged = 0, True, 0
+
+    def run(tasks: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray]:
+        board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+        found, nb = _run_chunk(front, tasks, ALLM, ALLN, CANM, CANN, board, stats)
+        return found, nb, board, stats
+
+    with ThreadPoolExecutor(threads) as pool:
+        pending = {pool.submit(run, c): len(c) for c in chunks[:4 * threads]}
+        queued = iter(chunks[4 * threads:])
+        while pending:
+            finished, _ = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
+            for future in finished:
+                found, nb, board, stats = future.result()
+                if stats[1]:
+                    raise RuntimeError(f"search limits exceeded (code {stats[1]})")
+                nodes += int(stats[0])
+                done += pending.pop(future)
+                if found > best and nb > 0:
+                    best, best_cells = int(found), board[:nb].copy()
+                    if report is not None:
+                        report(Incumbent(best, None, _board(best_cells)))
+            if deadline is not None and time.monotonic() > deadline:
+                complete = False           # the chunks already running finish; no new ones start
+            else:
+                for c in queued:
+                    pending[pool.submit(run, c)] = len(c)
+                    if len(pending) >= 4 * threads:
+                        break
+            if log is not None and (done - logged >= len(order) // 200 or not pending):
+                logged = done
+                print(f"{time.monotonic() - start:9.1f}s tasks {done}/{len(order)} positions {nodes:,} "
+                      f"best {best}", file=log, flush=True)
+    complete = complete and done == len(order)
     return {"best": int(best), "board": _board(best_cells) if len(best_cells) else [],
             "complete": complete, "positions": nodes, "tasks": len(order), "cut": cut,
             "seconds": time.monotonic() - start}
