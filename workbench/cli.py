@@ -14,8 +14,7 @@ from . import pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle
 from .solvers import UnknownSolver, available_solvers, canonical, require
-from .solvers.base import Unavailable
-from .solvers.base import Options, Status, clean_number
+from .solvers.base import Options, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -306,7 +305,7 @@ def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     solvers = [canonical(s.strip()) for s in args.solvers.split(",") if s.strip()]
-    count = puzzle.counts or args.formulation in puzzle.count_formulations
+    count = puzzle.is_count(args.formulation or "")
     runs = []
     for solver in solvers:
         err.print(f"running {solver} ...")

@@ -139,6 +139,11 @@ class Tracker:
         return result
 
 
+def _deadline(options: Options, since: float) -> float | None:
+    """When the worker is killed: the time limit from `since`, plus grace."""
+    return None if options.time_limit is None else since + options.time_limit + grace(options.time_limit)
+
+
 def run(name: str, model: Any, options: Options) -> Result:
     """Solve `model` with backend `name`; never raises for a backend's own failure."""
     name = canonical(name)
@@ -146,7 +151,7 @@ def run(name: str, model: Any, options: Options) -> Result:
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
     worker = _worker(base)
-    deadline = None if options.time_limit is None else started + options.time_limit + grace(options.time_limit)
+    deadline = _deadline(options, started)
     params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
     try:
         worker.conn.send((name, model, options))
@@ -157,8 +162,8 @@ def run(name: str, model: Any, options: Options) -> Result:
                 result = tracker.merge(Result(Status.UNKNOWN, message="killed at the hard wall-clock limit"))
                 break
             kind, payload = worker.conn.recv()
-            if kind == "clock" and deadline is not None:
-                deadline = time.perf_counter() + options.time_limit + grace(options.time_limit)
+            if kind == "clock":
+                deadline = _deadline(options, time.perf_counter())
             elif kind == "incumbent":
                 tracker.update(payload)
             else:

@@ -34,11 +34,16 @@ def _entry(task: NativeTask) -> tuple[Any, str]:
     return importlib.import_module(module), function
 
 
+_warmed: set[str] = set()      # modules already compiled in this (long-lived) worker
+
+
 def prepare(task: NativeTask) -> None:
-    """Compile the search (numba caches it on disk) before the time limit starts counting."""
+    """Compile the search (numba caches it on disk) before the time limit starts counting; once
+    per worker, since the compiled code stays loaded."""
     module, _ = _entry(task)
-    if hasattr(module, "warm_up"):
+    if hasattr(module, "warm_up") and module.__name__ not in _warmed:
         module.warm_up()
+        _warmed.add(module.__name__)
 
 
 def solve(task, options: Options, report: Report, sub: str | None = None) -> Result:
