@@ -7,7 +7,8 @@ and only then placements below the diagonal are skipped. A placement that adds n
 once (it can never hurt); otherwise every placement that keeps the cost under the bound is tried.
 
 One kernel serves every search: the exact one, the "diagonal" heuristic (sizes above a threshold only
-on the main diagonal), the "greedy" one (only the placements adding the fewest matches, ties all
+on the main diagonal), the "lattice" one (large sizes only at corners a multiple of 2 or 3 from the
+largest square's sides), the "greedy" one (only the placements adding the fewest matches, ties all
 tried), the "2s" one (a square of size s adds at most 2s matches) and combinations of them. The exact search is split into prefixes run in parallel (prange) sharing the best bound.
 """
 from __future__ import annotations
@@ -208,10 +209,12 @@ def _run_prefixes(px, py, ps, pdiag, pstart, pend, lines, prefixes, threshold, c
     return bests, counts, paths, aborted
 
 
-def _lattice(n: int, margin: int):
-    """Whether a placement's sides lie an even distance from the largest square's near or far side."""
+def _on_lattice(n: int, margin: int, spacing: int):
+    """Whether a placement's corner lies a multiple of `spacing` from the largest square's near or
+    far side, in both directions (ladder-type solutions stagger groups of squares that way)."""
     def ok(p: Placement) -> bool:
-        return all((c - margin) % 2 == 0 or (n + margin - c - p.size) % 2 == 0 for c in (p.x, p.y))
+        return all((c - margin) % spacing == 0 or (n + margin - c - p.size) % spacing == 0
+                   for c in (p.x, p.y))
     return ok
 
 
@@ -230,20 +233,20 @@ class Placements:
 
     @classmethod
     def build(cls, n: int, margin: int = 0, diagonal_above: int | None = None,
-              even_above: int | None = None) -> "Placements":
+              lattice: tuple[int, int] | None = None) -> "Placements":
         """diagonal_above: sizes larger than this are only placed on the main diagonal;
-        even_above: sizes larger than this only with corners an even distance from the largest's."""
+        lattice (spacing, above): sizes larger than `above` only on that lattice (_on_lattice)."""
         g = Grid(n, margin)
         if g.side > 63:
             raise ValueError("the native search handles boards up to 63 matches wide")
         items, starts, ends = [], [], []
-        lattice = _lattice(n, margin)
+        on_lattice = _on_lattice(n, margin, lattice[0]) if lattice else None
         for s in range(n, 0, -1):
             ps = g.placements(s)
             if diagonal_above is not None and s > diagonal_above:
                 ps = [p for p in ps if p.on_diagonal]
-            if even_above is not None and s > even_above:
-                ps = [p for p in ps if lattice(p)]
+            if on_lattice and s > lattice[1]:
+                ps = [p for p in ps if on_lattice(p)]
             starts.append(len(items))
             items += ps
             ends.append(len(items))
@@ -308,17 +311,21 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 
 def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
                 diagonal_above: int = 20) -> tuple[int, list[Placement], str]:
-    """Chaffin's heuristics in turn, each under the best bound so far and with a share of the time:
+    """Heuristic searches in turn, each under the best bound so far and with a share of the time
+    left (a search that finishes early leaves its time to the next):
 
     1. "diagonal, 2s": sizes above a threshold only on the main diagonal (threshold raised 4 at a
-       time up to `diagonal_above` while the searches finish), and the third-level rule that a
-       square of size s adds at most 2s matches (all known optima obey it; it shrinks the search a
-       lot, so this gives a good bound within seconds);
-    2. "diagonal": the same thresholds without the 2s rule;
-    3. "lattice, 2s": sizes above 10 with their sides an even distance from the largest square's
-       (ladder-type solutions stagger their large squares 2 or 4 apart);
-    4. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
-    5. "greedy": only the placements adding the fewest matches, ties all tried, to the deadline.
+       time up to `diagonal_above` while the searches finish), and the rule that a square of size s
+       adds at most 2s matches (all known optima obey it); a good bound within seconds;
+    2. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
+       ties all tried) with the sizes above 20 on a lattice of spacing 3 (_on_lattice): ladder-type
+       solutions stagger groups of three squares 3 apart. Finds in seconds what the plain greedy
+       search needs many minutes for (n = 44: 843 in 6 s against 743 s);
+    3. "lattice 2, greedy": the same with spacing 2 (staggered pairs);
+    4. "diagonal": the diagonal thresholds without the 2s rule;
+    5. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
+    6. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
+    7. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
     Returns (cost, placements, which heuristic found it and when)."""
     best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
     start = time.time()
@@ -334,13 +341,19 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
             best, found, how = out.best, out.placements, f"{label}, at {time.time() - start:.0f} s"
         return out.complete
 
-    for sides, fraction in ((2, 0.2), (4, 0.25)):
+    def diagonal(sides: int, fraction: float) -> None:
         until = share(fraction)
         for t in thresholds:
             label = f"diagonal above {t}" + (", 2s" if sides == 2 else "")
             if not run(Placements.build(n, margin, diagonal_above=t), label, until, sides=sides):
                 break
-    run(Placements.build(n, margin, even_above=10), "lattice above 10, 2s", share(0.33), sides=2)
+
+    diagonal(2, 0.1)
+    for spacing, fraction in ((3, 0.3), (2, 0.5)):
+        run(Placements.build(n, margin, lattice=(spacing, 20)), f"lattice {spacing} above 20, greedy",
+            share(fraction), greedy_upto=n)
+    diagonal(4, 0.25)
+    run(Placements.build(n, margin, lattice=(2, 10)), "lattice 2 above 10, 2s", share(0.33), sides=2)
     if run(Placements.build(n, margin), "2s", share(0.5), sides=2) or time.time() >= deadline:
         return best, found, how
     run(Placements.build(n, margin), "greedy", deadline, greedy_upto=n)
