@@ -47,7 +47,8 @@ class SquaresPuzzle(Puzzle):
         PuzzleOption("--margin", "let squares stray up to M matches outside the largest one "
                      "(tests the assumption that they never need to)", int, 0),
         PuzzleOption("--all", "search backend: count every optimal solution (Chaffin's convention)"),
-        PuzzleOption("--heuristic", "search backend: stop after the diagonal and greedy heuristics"),
+        PuzzleOption("--heuristic", "search backend: stop after the heuristics "
+                     "(diagonal, lattice, 2s, greedy)"),
     ]
     native_search = "workbench.search.squares:solve"
 
