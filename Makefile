@@ -24,6 +24,7 @@ run: setup
 	$(PY) -m workbench table squares --n 1..16 --solver search
 	$(PY) -m workbench table squares --n 1..12 --solver search --all
 	$(PY) -m workbench table stones --n 1..3
+	$(PY) -m workbench table stones --n 1..3 --solver cpsat --time-limit 600
 	$(PY) -m workbench table percolation --n 1..8
 	$(PY) -m workbench table percolation --n 1..10 --permutation
 	$(PY) -m workbench count percolation --n 5 --solver minizinc:gecode --show 2

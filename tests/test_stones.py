@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from workbench.checks.stones import check_board
-from workbench.generators.stones import box_model, decode
+from workbench.generators.stones import box_model, decode, position_model
 from workbench.pipeline import solve as pipeline_solve
+from workbench.puzzles.base import BadInput
 from workbench.puzzles.stones import StonesPuzzle
 from workbench.search.stones import search
 from workbench.solvers.runner import run
@@ -73,6 +74,29 @@ def test_model_backends_agree_on_a_small_box(solver):
     r = run(solver, m, Options(time_limit=60))
     assert r.status == Status.OPTIMAL and round(r.objective) == 8
     assert check_board(2, decode(5, 8, r.values))[:3:2] == (True, 8)
+
+
+def test_position_model_proves_a2_without_a_box():
+    """CP-SAT's default for stones is the position model: box-free for n <= 4, so its optimum is a(n)."""
+    r = pipeline_solve("stones", 2, "cpsat", Options(time_limit=120, threads=1))
+    assert (r.formulation, r.table_key) == ("position", "stones")
+    assert r.result.status == Status.OPTIMAL and r.result.objective == PUBLISHED[2] and r.verdict.ok
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "minizinc:gecode"])
+def test_position_model_agrees_with_the_cell_model_in_a_box(solver):
+    """Radius 2 is the 5 x 5 box of the cell-value model: the same optimum (8, values capped at 8)."""
+    m = position_model(2, 8, radius=2)
+    r = run(solver, m, Options(time_limit=60))
+    assert r.status == Status.OPTIMAL and round(r.objective) == 8
+    assert PUZZLE.check(2, PUZZLE.decode(2, m, r.values, {"box": 5}), {}).ok
+
+
+def test_box_runs_get_tables_of_their_own():
+    assert PUZZLE.variant({}, "max") == "stones-box" and PUZZLE.variant({"box": 9}, "position") == "stones-box9"
+    assert PUZZLE.variant({}, "position") == "stones"
+    with pytest.raises(BadInput):
+        PUZZLE.model(5, "position", {})
 
 
 def test_model_knows_a_single_one_goes_nowhere():

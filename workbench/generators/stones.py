@@ -13,16 +13,20 @@ Formulations:
 - "max": y[v] = "v is placed", y[v] <= y[v-1], maximise 1 + sum y; the optimum is proven in the box
   when it is below `top`.
 - "reach": every value 2..top must be placed (a feasibility question; increase top to maximise).
+- "position" (position_model): integer row and column per value and per one, so the model's size does
+  not depend on the board's extent; with the search order it carries, CP-SAT proves a(2) and a(3).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..models.core import LinearModel
+from ..models.core import AllDifferent, LinearModel
 
 FORMULATIONS = {
     "max": "maximise the largest number placed (values capped at --top, default a(n)+1 known bound)",
     "reach": "feasibility: place every number 2..top (maximise by increasing --top)",
+    "position": "a row and column per value and per one, adjacency Booleans, maximise the last value "
+                "placed; box-free for n <= 4 (default for cpsat)",
 }
 NEIGHBOURS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
@@ -72,6 +76,90 @@ def box_model(n: int, box: int, top: int, formulation: str = "max",
     if hint:
         m.hints = hint_values(m, box, top, hint)
     return m
+
+
+def position_model(n: int, top: int, radius: int | None = None) -> LinearModel:
+    """Values 2..top and the n ones as (row, col) integer pairs around the 2 at (0, 0).
+
+    y[v] = "v is placed" (y[v] <= y[v-1]); a[u, v] = "u and v are neighbours" for u < v, b[i, v] =
+    "one i touches v"; a placed v then needs sum(u * a[u, v]) + sum(b[i, v]) = v. Each adjacency
+    Boolean is tied to the coordinates both ways: true forces |dr|, |dc| <= 1; false needs one of four
+    "apart" Booleans (dr >= 2, dr <= -2, dc >= 2, dc <= -2). A placed v > n must touch an earlier
+    number (its ones alone cannot make v). All stones get different cells (all-different on
+    (2 radius + 3) * row + col).
+
+    Why box-free for n <= 4 (radius None): a v > n touches an earlier number, so it lies at most one
+    king step further from the 2 than that number. A v <= n made by ones only (3 or 4) uses ones
+    that the 2 uses too (the 2 has two ones of its own and only n - 2 others exist), so it lies
+    within 2 steps of the 2. By induction every v lies within v - 1 steps of the 2, which is the
+    domain given here; a one that touches no number is never needed and has room to stand aside
+    within top + 2 steps. With `radius`, everything lies within radius of the 2 (a box).
+
+    Symmetry breaking: the 2 at the origin, the 3 in one eighth (0 <= col <= row), the ones in
+    increasing cell order. `search_order` (y, row, col for v = 2, 3, ...) makes CP-SAT place numbers
+    in turn like the native search, with propagation: measured n = 3, top 31: proven in 72 s with one
+    worker, not in 900 s with the default portfolio.
+    """
+    m = LinearModel(name=f"stones_n{n}_position_top{top}" + (f"_r{radius}" if radius else ""), sense="max")
+    spread = radius if radius is not None else top + 2
+    key_scale = 2 * spread + 3
+    ys, rows, cols = {}, {}, {}
+    for v in range(2, top + 1):
+        reach = spread if radius is not None else min(v - 1, spread)
+        ys[v] = m.add_var(f"y_{v}")
+        rows[v] = m.add_var(f"r_{v}", -reach, reach)
+        cols[v] = m.add_var(f"c_{v}", -reach, reach)
+    ones = [(m.add_var(f"r_one{i}", -spread, spread), m.add_var(f"c_one{i}", -spread, spread))
+            for i in range(n)]
+    m.vars[rows[2]].lb = m.vars[rows[2]].ub = m.vars[cols[2]].lb = m.vars[cols[2]].ub = 0
+    keys = []
+    for r, c in [(rows[v], cols[v]) for v in range(2, top + 1)] + ones:
+        k = m.add_var(f"key_{m.vars[r].name[2:]}", -key_scale * spread - spread, key_scale * spread + spread)
+        m.add_row([(k, 1), (r, -key_scale), (c, -1)], lo=0, hi=0)
+        keys.append(k)
+    m.alldiff.append(AllDifferent(keys))
+    for a, b in zip(keys[top - 1:], keys[top:]):          # ones in increasing cell order
+        m.add_row([(b, 1), (a, -1)], lo=1)
+    if top >= 3:
+        m.add_row([(cols[3], 1)], lo=0)
+        m.add_row([(cols[3], 1), (rows[3], -1)], hi=0)
+
+    def touching(r1: int, c1: int, r2: int, c2: int, name: str) -> int:
+        t = m.add_var(name)
+        for x1, x2 in ((r1, r2), (c1, c2)):
+            m.add_indicator(t, 1, [(x1, 1), (x2, -1)], lo=-1, hi=1)
+        apart = []
+        for x1, x2 in ((r1, r2), (c1, c2)):
+            for sign in (1, -1):
+                d = m.add_var(f"{name}_apart{len(apart)}")
+                m.add_indicator(d, 1, [(x1, sign), (x2, -sign)], lo=2)
+                apart.append(d)
+        m.add_row([(t, 1)] + [(d, 1) for d in apart], lo=1)
+        return t
+
+    for v in range(2, top + 1):
+        if v > 2:
+            m.add_row([(ys[v], 1), (ys[v - 1], -1)], hi=0, name=f"order_{v}")
+        numbers = [(touching(rows[u], cols[u], rows[v], cols[v], f"a_{u}_{v}"), u) for u in range(2, v)]
+        by_ones = [(touching(r, c, rows[v], cols[v], f"b_{i}_{v}"), 1) for i, (r, c) in enumerate(ones)]
+        m.add_indicator(ys[v], 1, numbers + by_ones, lo=v, hi=v, name=f"sum_{v}")
+        if v > n:
+            m.add_indicator(ys[v], 1, [(t, 1) for t, _ in numbers], lo=1, name=f"touches_{v}")
+    m.objective = [(y, 1.0) for y in ys.values()]
+    m.constant = 1.0
+    m.search_order = [x for v in range(2, top + 1) for x in (ys[v], rows[v], cols[v])]
+    return m
+
+
+def decode_positions(model: LinearModel, values: Sequence[Any]) -> list[list[int]]:
+    """Position-model values -> [row, col, value] triples: the ones, then the numbers placed."""
+    at = {var.name: int(round(values[i])) for i, var in enumerate(model.vars)}
+    board = [[at[f"r_one{i}"], at[f"c_one{i}"], 1] for i in range(sum(k.startswith("r_one") for k in at))]
+    v = 2
+    while at.get(f"y_{v}") == 1:
+        board.append([at[f"r_{v}"], at[f"c_{v}"], v])
+        v += 1
+    return board
 
 
 def hint_values(m: LinearModel, box: int, top: int, board: Sequence[Sequence[int]]) -> dict[int, int]:

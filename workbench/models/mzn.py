@@ -112,6 +112,10 @@ def to_minizinc(model: Model, satisfy: bool = False) -> tuple[str, str]:
         gvars += [v + 1 for v in g.vars]
         gstart.append(len(gvars) + 1)
     sense = 0 if satisfy or not m.objective else (-1 if m.is_maximise else 1)
+    solve = SOLVE_LINES[sense]
+    if m.search_order:                      # the model's own order, largest value first
+        order = ", ".join(f"x[{v + 1}]" for v in m.search_order)
+        solve = solve.replace("solve", f"solve :: int_search([{order}], input_order, indomain_max, complete)", 1)
     lines = [
         f"nv = {len(m.vars)};", f"lb = {_array(v.lb for v in m.vars)};",
         f"ub = {_array(v.ub for v in m.vars)};",
@@ -126,4 +130,4 @@ def to_minizinc(model: Model, satisfy: bool = False) -> tuple[str, str]:
         f"ovar = {_array(v + 1 for v, _ in m.objective)};",
         f"ocoef = {_array(_int(c) for _, c in m.objective)};",
     ]
-    return LINEAR_MZN + SOLVE_LINES[sense] + OUTPUT_LINE, "\n".join(lines) + "\n"
+    return LINEAR_MZN + solve + OUTPUT_LINE, "\n".join(lines) + "\n"

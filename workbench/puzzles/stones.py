@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..checks.stones import check_board, parse_board
-from ..generators.stones import FORMULATIONS, box_model, decode
-from ..models.core import Model
+from ..generators.stones import FORMULATIONS, box_model, decode, decode_positions, position_model
+from ..models.core import LinearModel, Model
 from ..drawing import figure
 from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
@@ -32,7 +32,7 @@ class StonesPuzzle(Puzzle):
     sense = "max"
     n_min = 1
     n_max = 40
-    formulations = [Formulation(k, v) for k, v in FORMULATIONS.items()]
+    formulations = [Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items()]
     options = [
         PuzzleOption("--box", "model backends: side of the square box the board must fit in", int),
         PuzzleOption("--top", "model backends: largest value in the model (reach: the target)", int),
@@ -53,18 +53,26 @@ class StonesPuzzle(Puzzle):
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
 
     def variant(self, params: dict[str, Any], formulation: str = "") -> str:
-        """Model runs inside a given box, and hunts forced for small n, get tables of their own."""
-        return self.name + (f"-box{params['box']}" if params.get("box") else "") + \
+        """Runs confined to a box (the cell-value models always, the position model with --box) and
+        hunts forced for small n get tables of their own: their optima hold in the box only."""
+        boxed = params.get("box") or formulation in ("max", "reach")
+        return self.name + (f"-box{params.get('box') or ''}" if boxed else "") + \
             ("-hunt" if params.get("hunt") else "")
 
     def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
         assert n is not None
         if formulation not in FORMULATIONS:
             raise BadInput(f"stones: unknown formulation {formulation!r} (known: {', '.join(FORMULATIONS)})")
+        if formulation == "position":
+            if params.get("box") is None and n > 4:
+                raise BadInput("stones: the position model is box-free only for n <= 4; give --box for larger n")
+            return position_model(n, _top(n, params), _box(n, params) // 2 if params.get("box") else None)
         return box_model(n, _box(n, params), _top(n, params), formulation, params.get("hint"))
 
     def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
         assert n is not None
+        if isinstance(model, LinearModel) and model.search_order:     # the position model
+            return decode_positions(model, values)
         return decode(_box(n, params), _top(n, params), values)
 
     def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
@@ -101,9 +109,12 @@ class StonesPuzzle(Puzzle):
             ax.set_title(f"stepping stones n={n}: largest number {max(cells.values())}")
 
     def bench_cases(self) -> list[BenchCase]:
-        """The exact search ladder (a(5) is the hour-long case), the CP boxes, and the record hunt."""
+        """The exact search ladder (a(5) is the hour-long case), the box-free position model, the CP
+        boxes, and the record hunt."""
         cases = [BenchCase(self.name, 1, "search", 3600.0, ladder=True, n_stop=5,
                            label="native exact search ladder (a(5) < 1 h is the goal)")]
+        cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
+                            label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": _box(n, {})}, formulation="max",
                             label=f"{solver}, box {_box(n, {})}") for n in (2, 3)
                   for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]

@@ -1,4 +1,5 @@
-"""OR-Tools CP-SAT: linear rows, native indicators (OnlyEnforceIf), all-different, hints, counting."""
+"""OR-Tools CP-SAT: linear rows, native indicators (OnlyEnforceIf), all-different, hints, search order,
+counting."""
 from __future__ import annotations
 
 import time
@@ -56,6 +57,9 @@ def build(model: LinearModel):
         cp.Maximize(expr) if model.is_maximise else cp.Minimize(expr)
     for v, val in model.hints.items():
         cp.AddHint(xs[v], val)
+    if model.search_order:
+        cp.AddDecisionStrategy([xs[v] for v in model.search_order], cp_model.CHOOSE_FIRST,
+                               cp_model.SELECT_MAX_VALUE)
     return cp, xs
 
 
@@ -82,6 +86,10 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
         # no objective, so the LP relaxation only costs time: measured 65 s -> 1 s for percolation
         # n = 5 and 142 s -> 17.5 s for the 7040 magic squares
         p.linearization_level = 0
+    if lm.search_order:
+        # the model's own order, followed strictly: measured on stones n = 3 (position model), proven
+        # in 72 s this way and not in 900 s by the default portfolio
+        p.search_branching = cp_model.FIXED_SEARCH
     for key, value in options.params.get("cpsat", {}).items():
         setattr(p, key, value)
     constant = lm.constant
