@@ -11,7 +11,8 @@ from workbench.generators.stones import box_model, decode, position_model
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput
 from workbench.puzzles.stones import StonesPuzzle
-from workbench.search.stones import search
+from workbench.search.stones import search, subtree
+from workbench.search.stones_beam import prefix
 from workbench.solvers.runner import run
 from workbench.solvers.base import Options, Status
 
@@ -60,6 +61,13 @@ def test_search_backend_through_the_pipeline():
     r = pipeline_solve("stones", 2, "search", Options(time_limit=120))
     assert r.result.status == Status.OPTIMAL and r.result.objective == 16 and r.verdict.ok
     assert "16" in PUZZLE.render(2, r.result.solution, {})
+
+
+def test_exhaustive_ending_of_the_seed_board():
+    """From the seed's a(5) board cut after 35, the hunt's exhaustive ending finds 49 and proves no
+    more below that prefix (a(5) = 49)."""
+    value, board, complete = subtree(5, prefix(BOARD_49, 35), 10**7)
+    assert (value, complete) == (49, True) and check_board(5, board)[:3:2] == (True, 49)
 
 
 def test_record_hunt_finds_a_valid_board():

@@ -1,10 +1,14 @@
-"""Record hunt for stepping stones (n >= 6): a portfolio of beam searches (stones_beam).
+"""Record hunt for stepping stones (n >= 6): a portfolio of beam searches (stones_beam), each new
+best board then finished by exhaustive search.
 
 Why: one beam run is cheap and its outcome depends a lot on the scoring weights and the width, so
-the hunt runs many of them: fresh runs cycling through a few scorings, and restarts from a prefix of
+the hunt runs many of them: fresh runs cycling through a few scorings, restarts from a prefix of
 the best board (the beam then spends all its width on the last part, where boards die), and runs
-with jittered weights. Widths double after each cycle. Every improvement is reported, so a hard kill loses nothing. No bound is proven
-(the result is FEASIBLE). Single-threaded: `threads` is accepted for the interface and ignored.
+with jittered weights. Widths double after each cycle. A beam keeps too few boards near the end to
+find the best ending, so every new best board's ending is searched exhaustively (stones.subtree),
+10 numbers back at first and 5 more each time that ending proves best. Measured: n = 9, 81 became
+82 that way. Every improvement is reported, so a hard kill loses nothing. No bound is proven (the
+result is FEASIBLE). Single-threaded: `threads` is accepted for the interface and ignored.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import time
 import numpy as np
 
 from ..solvers.base import Incumbent, Options, Report, Result, Status
+from .stones import POSITIONS_PER_SECOND, subtree
 from .stones_beam import Beam, default_weights, prefix
 
 # Scorings (see stones_beam._score): ones in hand, small-sum "fuel" cells, near-future sums.
@@ -27,6 +32,9 @@ SCORINGS: list[dict] = [
     dict(wones=3.0, fuel=(0.23, 0.21, 0.07, 0.47), wlazy=0.03,
          weights=np.array([0.88, 0.69, 0.53, 0.46, 0.67, 0.45, 0.22, 0.44, 0.26, 0.29])),
 ]
+
+
+EXACT_DEPTH = 10               # the first exhaustive tail re-searches the best board's last 10 numbers
 
 
 def _jitter(cfg: dict, rng: random.Random) -> dict:
@@ -61,6 +69,31 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
 
     width = max(4, min(width, budget))
     stop = False
+
+    def polish() -> None:
+        """Search the best board's ending exhaustively, longer and longer, while that ends within
+        its budget (at most 10 s each); an improvement starts again from the shortest ending."""
+        nonlocal best, board, found_at, pending, runs
+        depth = EXACT_DEPTH
+        while best >= 10:
+            left = limit - (time.monotonic() - start)
+            if left < 1.0:
+                return
+            cut = max(3, best - depth)
+            value, found, complete = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
+            runs += 1
+            if log is not None:
+                print(f"{time.monotonic() - start:8.1f}s run {runs} exhaustive from {cut}: reached {value}"
+                      f"{'' if complete else ' (budget spent)'}", file=log, flush=True)
+            if value > best and found:
+                best, board, found_at, pending = value, found, time.monotonic() - start, True
+                flush()
+                depth = EXACT_DEPTH
+            elif complete and cut > 3:
+                depth += 5
+            else:
+                return
+
     while not stop:
         cycle = ([("fresh", cfg) for cfg in SCORINGS] + [("jitter", _jitter(rng.choice(SCORINGS), rng))
                  for _ in SCORINGS] + [("tail", None)] * 2)
@@ -74,7 +107,7 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
             else:
                 beam = Beam(n, width, seed=rng.randrange(1 << 30), **cfg)
             runs += 1
-            dt = 0.0
+            dt, before = 0.0, best
             while True:
                 el = time.monotonic() - start
                 if el + 1.5 * dt > limit:
@@ -92,6 +125,8 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
             if log is not None:
                 print(f"{time.monotonic() - start:8.1f}s run {runs} {kind} width {width}: reached {beam.k}, "
                       f"best {best}", file=log, flush=True)
+            if best > before and not stop:
+                polish()
             if stop:
                 break
         width = min(budget, width * 2)
