@@ -102,7 +102,7 @@ def test_position_model_agrees_with_the_cell_model_in_a_box(solver):
 
 def test_box_runs_get_tables_of_their_own():
     assert PUZZLE.variant({}, "max") == "stones-box" and PUZZLE.variant({"box": 9}, "position") == "stones-box9"
-    assert PUZZLE.variant({}, "position") == "stones"
+    assert PUZZLE.variant({}, "position") == "stones" and PUZZLE.variant({"top": 9}, "position") == "stones-top9"
     with pytest.raises(BadInput):
         PUZZLE.model(5, "position", {})
 

@@ -53,11 +53,12 @@ class StonesPuzzle(Puzzle):
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
 
     def variant(self, params: dict[str, Any], formulation: str = "") -> str:
-        """Runs confined to a box (the cell-value models always, the position model with --box) and
-        hunts forced for small n get tables of their own: their optima hold in the box only."""
+        """Runs confined to a box (the cell-value models always, the position model with --box), runs
+        with values capped by --top, and hunts forced for small n get tables of their own: their
+        optima answer a narrower question than a(n)."""
         boxed = params.get("box") or formulation in ("max", "reach")
         return self.name + (f"-box{params.get('box') or ''}" if boxed else "") + \
-            ("-hunt" if params.get("hunt") else "")
+            (f"-top{params['top']}" if params.get("top") else "") + ("-hunt" if params.get("hunt") else "")
 
     def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
         assert n is not None
