@@ -105,20 +105,23 @@ def position_model(n: int, top: int, radius: int | None = None) -> LinearModel:
     key_scale = 2 * spread + 3
     ys, rows, cols = {}, {}, {}
     for v in range(2, top + 1):
-        reach = spread if radius is not None else min(v - 1, spread)
+        reach = spread if radius is not None else v - 1
         ys[v] = m.add_var(f"y_{v}")
         rows[v] = m.add_var(f"r_{v}", -reach, reach)
         cols[v] = m.add_var(f"c_{v}", -reach, reach)
     ones = [(m.add_var(f"r_one{i}", -spread, spread), m.add_var(f"c_one{i}", -spread, spread))
             for i in range(n)]
     m.vars[rows[2]].lb = m.vars[rows[2]].ub = m.vars[cols[2]].lb = m.vars[cols[2]].ub = 0
-    keys = []
-    for r, c in [(rows[v], cols[v]) for v in range(2, top + 1)] + ones:
+
+    def cell_key(r: int, c: int) -> int:
         k = m.add_var(f"key_{m.vars[r].name[2:]}", -key_scale * spread - spread, key_scale * spread + spread)
         m.add_row([(k, 1), (r, -key_scale), (c, -1)], lo=0, hi=0)
-        keys.append(k)
-    m.alldiff.append(AllDifferent(keys))
-    for a, b in zip(keys[top - 1:], keys[top:]):          # ones in increasing cell order
+        return k
+
+    number_keys = [cell_key(rows[v], cols[v]) for v in range(2, top + 1)]
+    one_keys = [cell_key(r, c) for r, c in ones]
+    m.alldiff.append(AllDifferent(number_keys + one_keys))
+    for a, b in zip(one_keys, one_keys[1:]):               # ones in increasing cell order
         m.add_row([(b, 1), (a, -1)], lo=1)
     if top >= 3:
         m.add_row([(cols[3], 1)], lo=0)
@@ -126,10 +129,9 @@ def position_model(n: int, top: int, radius: int | None = None) -> LinearModel:
 
     def touching(r1: int, c1: int, r2: int, c2: int, name: str) -> int:
         t = m.add_var(name)
-        for x1, x2 in ((r1, r2), (c1, c2)):
-            m.add_indicator(t, 1, [(x1, 1), (x2, -1)], lo=-1, hi=1)
         apart = []
         for x1, x2 in ((r1, r2), (c1, c2)):
+            m.add_indicator(t, 1, [(x1, 1), (x2, -1)], lo=-1, hi=1)
             for sign in (1, -1):
                 d = m.add_var(f"{name}_apart{len(apart)}")
                 m.add_indicator(d, 1, [(x1, sign), (x2, -sign)], lo=2)
