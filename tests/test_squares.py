@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import csv
+import time
 from pathlib import Path
 
 import pytest
 
 from workbench.checks.squares import find_squares
-from workbench.generators.squares import Grid, square_matches
+from workbench.generators.squares import Grid, Placement, square_matches
 from workbench.puzzles.squares import PUZZLE
-from workbench.search.squares import Placements, search, solution_json, solve as native_solve
+from workbench.search.squares import Placements, polish, search, solution_json, solve as native_solve
 from workbench.solvers.base import Options, Status
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "squares.csv"
@@ -78,6 +79,19 @@ def test_lattice_greedy_finds_the_ladder_type_optimum():
     out = search(Placements.build(41, lattice=(3, 20)), 2 * 41 * 42 + 1, greedy_upto=41)
     assert out.complete and out.best == PUBLISHED[41]
     assert PUZZLE.check(41, solution_json(41, 0, out.placements), {}).objective == PUBLISHED[41]
+
+
+def test_polish_mends_a_spoilt_solution():
+    """n = 12 with its small squares moved to the corners (each then adds matches): polishing holds
+    the large squares and finds the optimum 125 again."""
+    out = search(Placements.build(12), PUBLISHED[12] + 1)
+    spoilt = [p for p in out.placements if p.size > 4]
+    spoilt += [Placement(s, 12 - s if s % 2 else 0, 12 - s) for s in range(1, 5)]
+    cost = len({m for p in spoilt for m in square_matches(p.size, p.x, p.y)})
+    assert cost > PUBLISHED[12]
+    best, mended = polish(12, 0, spoilt, cost + 1, time.time() + 60)
+    assert best == PUBLISHED[12]
+    assert PUZZLE.check(12, solution_json(12, 0, mended), {}).objective == PUBLISHED[12]
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
