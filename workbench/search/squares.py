@@ -362,7 +362,7 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
     3. "lattice 2, greedy": the same with spacing 2 (staggered pairs);
     4. "diagonal": the diagonal thresholds without the 2s rule;
     5. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
-    6. polish: the best solution so far, improved a few sizes at a time (polish);
+    6. polish: the best solution so far, improved a few sizes at a time;
     7. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
     8. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
     Returns (cost, placements, which heuristic found it and when)."""
