@@ -81,6 +81,20 @@ def test_lattice_greedy_finds_the_ladder_type_optimum():
     assert PUZZLE.check(41, solution_json(41, 0, out.placements), {}).objective == PUBLISHED[41]
 
 
+def test_runs_reach_the_ladder_optimum_chaffin_found_only_by_exhaustive_search():
+    """n = 38: runs of squares sharing corners above size 16, each run led on the spacing-3 lattice,
+    under the 2s rule: the search finishes with 684, which Chaffin's heuristics missed."""
+    n, above = 38, 16
+    out = search(Placements.build(n, lattice=(3, above), runs_above=above), PUBLISHED[n] + 3, sides=2)
+    assert out.complete and out.best == PUBLISHED[n]
+    assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == PUBLISHED[n]
+    by_size = {p.size: p for p in out.placements}
+    follows = [0 <= by_size[s].x - by_size[s + 1].x <= 1 and 0 <= by_size[s].y - by_size[s + 1].y <= 1
+               for s in range(above + 1, n)]
+    assert all(a or b for a, b in zip(follows, follows[1:]))   # no run of a single square
+    assert by_size[n - 1].x <= 1 and by_size[n - 1].y <= 1     # the largest square leads a run
+
+
 def test_polish_mends_a_spoilt_solution():
     """n = 12 with its small squares moved to the corners (each then adds matches): polishing holds
     the large squares and finds the optimum 125 again."""

@@ -8,9 +8,10 @@ once (it can never hurt); otherwise every placement that keeps the cost under th
 
 One kernel serves every search: the exact one, the "diagonal" heuristic (sizes above a threshold only
 on the main diagonal), the "lattice" one (large sizes only at corners a multiple of 2 or 3 from the
-largest square's sides), the "greedy" one (only the placements adding the fewest matches, ties all
-tried), the "2s" one (a square of size s adds at most 2s matches) and combinations of them, and the
-polishing of a solution with most of its squares held in place. The exact search is split into
+largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
+"greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
+of size s adds at most 2s matches) and combinations of them, and the polishing of a solution with
+most of its squares held in place. The exact search is split into
 prefixes run in parallel (prange) sharing the best bound.
 """
 from __future__ import annotations
@@ -52,14 +53,23 @@ def _added(rows, cols, x, y, s, mask) -> int:
             + _popcount(cm & ~cols[x]) + _popcount(cm & ~cols[x + s]))
 
 
+@njit(cache=True, inline="always")
+def _shares_corner(px, py, a, b) -> bool:
+    """Whether placement b (one size smaller) shares a corner with placement a."""
+    dx, dy = px[b] - px[a], py[b] - py[a]
+    return 0 <= dx <= 1 and 0 <= dy <= 1
+
+
 @njit(cache=True)
-def _dfs(px, py, ps, pdiag, pstart, pend, lines, prefix, stop, threshold, counting, greedy, cap,
-         ordered, shared, deadline, out):
+def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, threshold, counting,
+         greedy, cap, ordered, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) for solutions cheaper than
     `threshold` (counting: at most as cheap, and count those of the cheapest cost found).
     `ordered` tries the placements adding fewest matches first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
-    all tried), `cap[d]` is the most matches a placement may add.
+    all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
+    (Placements.build): a placement shares a corner with the one a size larger, or leads a new run
+    (`plead`) when that one did not lead.
 
     With stop < depths, collect the prefixes reaching depth `stop` into `out` instead (returns their
     number in `count`, -1 on overflow). `shared[0]` is the best cost any thread has found.
@@ -113,8 +123,12 @@ def _dfs(px, py, ps, pdiag, pstart, pend, lines, prefix, stop, threshold, counti
                     break
             best = min(best, shared[0])
             nc, least = 0, INF
+            runs = prun[d]
+            lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
             for k in range(pstart[d], pend[d]):
                 if sym and px[k] > py[k]:
+                    continue
+                if runs and not (lead_ok and plead[k]) and not _shares_corner(px, py, path[d - 1], k):
                     continue
                 s = ps[k]
                 mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
@@ -193,8 +207,8 @@ def _dfs(px, py, ps, pdiag, pstart, pend, lines, prefix, stop, threshold, counti
 
 
 @njit(cache=True, parallel=True)
-def _run_prefixes(px, py, ps, pdiag, pstart, pend, lines, prefixes, threshold, counting, greedy,
-                  cap, ordered, deadline):
+def _run_prefixes(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes, threshold,
+                  counting, greedy, cap, ordered, deadline):
     """Every prefix searched independently (both cores), sharing the best cost found."""
     t = prefixes.shape[0]
     depths = pstart.shape[0]
@@ -205,8 +219,8 @@ def _run_prefixes(px, py, ps, pdiag, pstart, pend, lines, prefixes, threshold, c
     aborted = np.zeros(t, np.bool_)
     dummy = np.zeros((0, depths), np.int64)
     for i in prange(t):
-        b, c, p, a = _dfs(px, py, ps, pdiag, pstart, pend, lines, prefixes[i], 0, threshold, counting,
-                          greedy, cap, ordered, shared, deadline, dummy)
+        b, c, p, a = _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes[i], 0,
+                          threshold, counting, greedy, cap, ordered, shared, deadline, dummy)
         bests[i], counts[i], aborted[i] = b, c, a
         paths[i, :] = p
     return bests, counts, paths, aborted
@@ -231,15 +245,21 @@ class Placements:
     py: np.ndarray
     ps: np.ndarray
     pdiag: np.ndarray
+    plead: np.ndarray
     pstart: np.ndarray
     pend: np.ndarray
+    prun: np.ndarray
 
     @classmethod
     def build(cls, n: int, margin: int = 0, diagonal_above: int | None = None,
-              lattice: tuple[int, int] | None = None,
+              lattice: tuple[int, int] | None = None, runs_above: int | None = None,
               fixed: dict[int, Placement] | None = None) -> "Placements":
         """diagonal_above: sizes larger than this are only placed on the main diagonal;
         lattice (spacing, above): sizes larger than `above` only on that lattice (_on_lattice);
+        runs_above: the sizes larger than this come in runs of two or more consecutive sizes, each
+        square sharing a corner with the one a size larger (ladder solutions: n = 36's 629 is pairs
+        and one run of three from the largest square down); the lattice then applies only to the
+        squares leading a run;
         fixed: sizes held at the given placement. Mirror images are then no longer skipped, since
         a fixed square off the diagonal may follow a symmetric start."""
         g = Grid(n, margin)
@@ -251,19 +271,23 @@ class Placements:
             ps = [fixed[s]] if fixed and s in fixed else g.placements(s)
             if diagonal_above is not None and s > diagonal_above:
                 ps = [p for p in ps if p.on_diagonal]
-            if on_lattice and s > lattice[1]:
+            if on_lattice and s > lattice[1] and runs_above is None:
                 ps = [p for p in ps if on_lattice(p)]
             starts.append(len(items))
             items += ps
             ends.append(len(items))
         arr = lambda f, t=np.int64: np.array([f(p) for p in items], t)  # noqa: E731
+        leads = lambda p: not on_lattice or p.size <= lattice[1] or on_lattice(p)  # noqa: E731
+        sizes = np.arange(n, 0, -1)
+        prun = (sizes > runs_above) & (sizes < n) if runs_above is not None else sizes < 0
         return cls(g, items, arr(lambda p: p.x), arr(lambda p: p.y), arr(lambda p: p.size),
-                   arr(lambda p: p.on_diagonal and not fixed, np.bool_), np.array(starts, np.int64),
-                   np.array(ends, np.int64))
+                   arr(lambda p: p.on_diagonal and not fixed, np.bool_), arr(leads, np.bool_),
+                   np.array(starts, np.int64), np.array(ends, np.int64), prun)
 
     @property
     def args(self) -> tuple:
-        return (self.px, self.py, self.ps, self.pdiag, self.pstart, self.pend, self.grid.side + 1)
+        return (self.px, self.py, self.ps, self.pdiag, self.plead, self.pstart, self.pend, self.prun,
+                self.grid.side + 1)
 
     def decode(self, path: np.ndarray) -> list[Placement]:
         return [self.items[k] for k in path if k >= 0]
@@ -359,12 +383,16 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
        ties all tried) with the sizes above 20 on a lattice of spacing 3 (_on_lattice): ladder-type
        solutions stagger groups of three squares 3 apart. Finds in seconds what the plain greedy
        search needs many minutes for (n = 44: 843 in 6 s against 743 s);
-    3. "lattice 2, greedy": the same with spacing 2 (staggered pairs);
-    4. "diagonal": the diagonal thresholds without the 2s rule;
-    5. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
-    6. polish: the best solution so far, improved a few sizes at a time;
-    7. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
-    8. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
+    3. "runs, 2s": the sizes above 16 in runs sharing corners, each run led on the lattice of
+       spacing 2, then 3 (Placements.build), under the 2s rule; the only stage reaching the ladder
+       optima of n = 36..38 (629 and 659 with spacing 2 within 40 s, 684 with spacing 3 within
+       10 s), which Chaffin's heuristics missed too;
+    4. "lattice 2, greedy": stage 2 with spacing 2 (staggered pairs);
+    5. "diagonal": the diagonal thresholds without the 2s rule;
+    6. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
+    7. polish: the best solution so far, improved a few sizes at a time;
+    8. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
+    9. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
     Returns (cost, placements, which heuristic found it and when)."""
     best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
     start = time.time()
@@ -387,10 +415,16 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
             if not run(Placements.build(n, margin, diagonal_above=t), label, until, sides=sides):
                 break
 
-    diagonal(2, 0.1)
-    for spacing, fraction in ((3, 0.3), (2, 0.5)):
+    def greedy_lattice(spacing: int, fraction: float) -> None:
         run(Placements.build(n, margin, lattice=(spacing, 20)), f"lattice {spacing} above 20, greedy",
             share(fraction), greedy_upto=n)
+
+    diagonal(2, 0.1)
+    greedy_lattice(3, 0.3)
+    for spacing, fraction in ((2, 0.3), (3, 0.15)):
+        run(Placements.build(n, margin, lattice=(spacing, 16), runs_above=16),
+            f"runs above 16, lattice {spacing}, 2s", share(fraction), sides=2)
+    greedy_lattice(2, 0.5)
     diagonal(4, 0.25)
     run(Placements.build(n, margin, lattice=(2, 10)), "lattice 2 above 10, 2s", share(0.33), sides=2)
     if found:
