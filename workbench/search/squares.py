@@ -11,8 +11,8 @@ on the main diagonal), the "lattice" one (large sizes only at corners a multiple
 largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
 "greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
 of size s adds at most 2s matches) and combinations of them, and the polishing of a solution with
-most of its squares held in place. The exact search is split into
-prefixes run in parallel (prange) sharing the best bound.
+most of its squares held in place. The exact search is split into prefixes run in parallel (prange)
+sharing the best bound.
 """
 from __future__ import annotations
 
@@ -278,8 +278,10 @@ class Placements:
             ends.append(len(items))
         arr = lambda f, t=np.int64: np.array([f(p) for p in items], t)  # noqa: E731
         leads = lambda p: not on_lattice or p.size <= lattice[1] or on_lattice(p)  # noqa: E731
-        sizes = np.arange(n, 0, -1)
-        prun = (sizes > runs_above) & (sizes < n) if runs_above is not None else sizes < 0
+        sizes = np.arange(n, 0, -1)                # the size at each depth
+        prun = np.zeros(n, np.bool_)               # the largest square never follows
+        if runs_above is not None:
+            prun[1:] = sizes[1:] > runs_above
         return cls(g, items, arr(lambda p: p.x), arr(lambda p: p.y), arr(lambda p: p.size),
                    arr(lambda p: p.on_diagonal and not fixed, np.bool_), arr(leads, np.bool_),
                    np.array(starts, np.int64), np.array(ends, np.int64), prun)
