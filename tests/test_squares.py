@@ -10,7 +10,8 @@ import pytest
 from workbench.checks.squares import find_squares
 from workbench.generators.squares import Grid, Placement, square_matches
 from workbench.puzzles.squares import PUZZLE
-from workbench.search.squares import Placements, polish, search, solution_json, solve as native_solve
+from workbench.search.squares import (Placements, ladder, polish, search, solution_json,
+                                      solve as native_solve)
 from workbench.solvers.base import Options, Status
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "squares.csv"
@@ -93,6 +94,19 @@ def test_runs_reach_the_ladder_optimum_chaffin_found_only_by_exhaustive_search()
                for s in range(above + 1, n)]
     assert all(a or b for a, b in zip(follows, follows[1:]))   # no run of a single square
     assert by_size[n - 1].x <= 1 and by_size[n - 1].y <= 1     # the largest square leads a run
+
+
+@pytest.mark.parametrize("n, record", [(54, 1156), (56, 1216)])
+def test_ladder_beats_the_published_bound(n, record):
+    """Triples sharing a corner, 2 x 2 of them a block, sizes up to 8 searched exactly: one match
+    below Chaffin's best known constructions (1157 and 1217), and the search proves nothing cheaper
+    fits below that ladder."""
+    fixed = ladder(n, 0, group=3, rows=2, cols=2, above=8)
+    assert fixed[n - 3] == Placement(n - 3, 0, 3) and fixed[n - 6] == Placement(n - 6, 6, 0)
+    assert fixed[n - 12] == Placement(n - 12, 12, 12)
+    out = search(Placements.build(n, fixed=fixed), PUBLISHED[n])
+    assert out.complete and out.best == record < PUBLISHED[n]
+    assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == record
 
 
 def test_polish_mends_a_spoilt_solution():

@@ -10,12 +10,13 @@ One kernel serves every search: the exact one, the "diagonal" heuristic (sizes a
 on the main diagonal), the "lattice" one (large sizes only at corners a multiple of 2 or 3 from the
 largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
 "greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
-of size s adds at most 2s matches) and combinations of them, and the polishing of a solution with
-most of its squares held in place. The exact search is split into prefixes run in parallel (prange)
+of size s adds at most 2s matches) and combinations of them, the small sizes below an idealised
+ladder (`ladder`), and the polishing of a solution with most of its squares held in place. The exact search is split into prefixes run in parallel (prange)
 sharing the best bound.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from dataclasses import dataclass
@@ -235,6 +236,24 @@ def _on_lattice(n: int, margin: int, spacing: int):
     return ok
 
 
+def ladder(n: int, margin: int, group: int, rows: int, cols: int, above: int) -> dict[int, Placement]:
+    """The sizes above `above` laid out as an idealised ladder. Groups of `group` consecutive sizes
+    share a top-left corner; a column holds `rows` groups, `group` apart downwards; a block holds
+    `cols` columns, each far enough right that its largest square ends on the largest square's right
+    side; each block is the one before moved down the diagonal by the number of sizes it holds. Why:
+    the ladder solutions found for n = 55, 56, 58 and 59 (triples, 2 x 2 groups a block) have
+    exactly this shape; with the small sizes searched exactly it beats the published bounds of
+    n = 54 and 56."""
+    per_block = group * rows * cols
+    fixed = {}
+    for size in range(n, above, -1):
+        block, j = divmod(n - size, per_block)
+        column, row = divmod(j // group, rows)
+        x = margin + block * per_block + column * rows * group
+        fixed[size] = Placement(size, x, margin + block * per_block + row * group)
+    return fixed
+
+
 @dataclass
 class Placements:
     """The flat placement arrays of one search, depth d holding size n - d."""
@@ -341,6 +360,7 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 
 # -- the heuristics and the exact search, as the workbench calls them ---------------------------
 
+LADDER_TAIL = 8            # sizes up to this searched exactly below an idealised ladder
 POLISH_WINDOW = 9          # sizes set free at a time (with 1..3); larger windows rarely finish
 POLISH_TRY = 2.0           # seconds per neighbourhood
 POLISH_PATIENCE = 40       # neighbourhoods in a row without a gain before polishing stops
@@ -381,20 +401,23 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
     1. "diagonal, 2s": sizes above a threshold only on the main diagonal (threshold raised 4 at a
        time up to `diagonal_above` while the searches finish), and the rule that a square of size s
        adds at most 2s matches (all known optima obey it); a good bound within seconds;
-    2. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
+    2. "ladder": every idealised ladder (`ladder`: groups of 1..6 sizes, up to 3 x 3 groups a
+       block) for the sizes above 8, the rest searched exactly; a few seconds, and it beats the
+       published bounds of n = 54 and 56 by one match;
+    3. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
        ties all tried) with the sizes above 20 on a lattice of spacing 3 (_on_lattice): ladder-type
        solutions stagger groups of three squares 3 apart. Finds in seconds what the plain greedy
        search needs many minutes for (n = 44: 843 in 6 s against 743 s);
-    3. "runs, 2s": the sizes above 16 in runs sharing corners, each run led on the lattice of
+    4. "runs, 2s": the sizes above 16 in runs sharing corners, each run led on the lattice of
        spacing 2, then 3 (Placements.build), under the 2s rule; the only stage reaching the ladder
        optima of n = 36..38 (629 and 659 with spacing 2 within 40 s, 684 with spacing 3 within
        10 s), which Chaffin's heuristics missed too;
-    4. "lattice 2, greedy": stage 2 with spacing 2 (staggered pairs);
-    5. "diagonal": the diagonal thresholds without the 2s rule;
-    6. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
-    7. polish: the best solution so far, improved a few sizes at a time;
-    8. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
-    9. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
+    5. "lattice 2, greedy": stage 3 with spacing 2 (staggered pairs);
+    6. "diagonal": the diagonal thresholds without the 2s rule;
+    7. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
+    8. polish: the best solution so far, improved a few sizes at a time;
+    9. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
+    10. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
     Returns (cost, placements, which heuristic found it and when)."""
     best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
     start = time.time()
@@ -421,7 +444,16 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
         run(Placements.build(n, margin, lattice=(spacing, 20)), f"lattice {spacing} above 20, greedy",
             share(fraction), greedy_upto=n)
 
+    def ladders(fraction: float) -> None:
+        until = share(fraction)
+        for group, rows, cols in itertools.product(range(1, 7), range(1, 4), range(1, 4)):
+            if group * rows * cols <= n and time.time() < until:
+                fixed = ladder(n, margin, group, rows, cols, LADDER_TAIL)
+                run(Placements.build(n, margin, fixed=fixed),
+                    f"ladder of {group}s, {rows} x {cols} a block", until)
+
     diagonal(2, 0.1)
+    ladders(0.1)
     greedy_lattice(3, 0.3)
     for spacing, fraction in ((2, 0.3), (3, 0.15)):
         run(Placements.build(n, margin, lattice=(spacing, 16), runs_above=16),
