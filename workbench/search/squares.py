@@ -11,8 +11,8 @@ on the main diagonal), the "lattice" one (large sizes only at corners a multiple
 largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
 "greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
 of size s adds at most 2s matches) and combinations of them, the small sizes below an idealised
-ladder (`ladder`), and the polishing of a solution with most of its squares held in place. The exact search is split into prefixes run in parallel (prange)
-sharing the best bound.
+ladder (`ladder`), and the polishing of a solution with most of its squares held in place. The
+exact search is split into prefixes run in parallel (prange) sharing the best bound.
 """
 from __future__ import annotations
 
