@@ -360,10 +360,12 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 
 # -- the heuristics and the exact search, as the workbench calls them ---------------------------
 
-LADDER_TAIL = 8            # sizes up to this searched exactly below an idealised ladder
-POLISH_WINDOW = 9          # sizes set free at a time (with 1..3); larger windows rarely finish
-POLISH_TRY = 2.0           # seconds per neighbourhood
-POLISH_PATIENCE = 40       # neighbourhoods in a row without a gain before polishing stops
+LADDER_GROUPS = range(1, 7)  # sizes sharing a corner, in the ladders tried
+LADDER_GRID = range(1, 4)    # groups a column and columns a block, in the ladders tried
+LADDER_TAIL = 8              # sizes up to this searched exactly below a ladder
+POLISH_WINDOW = 9            # sizes set free at a time (with 1..3); larger windows rarely finish
+POLISH_TRY = 2.0             # seconds per neighbourhood
+POLISH_PATIENCE = 40         # neighbourhoods in a row without a gain before polishing stops
 
 
 def polish(n: int, margin: int, placements: list[Placement], best: int, deadline: float,
@@ -446,7 +448,7 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
 
     def ladders(fraction: float) -> None:
         until = share(fraction)
-        for group, rows, cols in itertools.product(range(1, 7), range(1, 4), range(1, 4)):
+        for group, rows, cols in itertools.product(LADDER_GROUPS, LADDER_GRID, LADDER_GRID):
             if group * rows * cols <= n and time.time() < until:
                 fixed = ladder(n, margin, group, rows, cols, LADDER_TAIL)
                 run(Placements.build(n, margin, fixed=fixed),
