@@ -12,6 +12,7 @@ from workbench.generators.squares import Grid, Placement, square_matches
 from workbench.puzzles.squares import PUZZLE
 from workbench.search.squares import (Placements, ladder, polish, search, solution_json,
                                       solve as native_solve)
+from workbench.search.squares_beam import beam
 from workbench.solvers.base import Options, Status
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "squares.csv"
@@ -107,6 +108,23 @@ def test_ladder_beats_the_published_bound(n, record):
     out = search(Placements.build(n, fixed=fixed), PUBLISHED[n])
     assert out.complete and out.best == record < PUBLISHED[n]
     assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == record
+
+
+def test_beam_follows_every_greedy_choice_on_small_boards():
+    """Up to n = 6 a beam of 1000 never drops a board, so it is Chaffin's whole greedy search,
+    which reaches the optimum there; from n = 7 it must choose. Under the optimum it finds nothing."""
+    for n in range(1, 9):
+        cost, placements, cut = beam(Placements.build(n), 1000, 1 << 30)
+        assert cut == (n >= 7)
+        assert PUZZLE.check(n, solution_json(n, 0, placements), {}).objective == cost == PUBLISHED[n]
+    assert beam(Placements.build(30), 1000, PUBLISHED[30])[:2] == (PUBLISHED[30], [])
+
+
+def test_beam_reaches_the_published_bound_of_57():
+    """The beam as the heuristics run it after the ladder's 1251: Chaffin's 1250, which the
+    depth-first heuristics here never reached."""
+    cost, placements, _ = beam(Placements.build(57), 16000, PUBLISHED[57] + 1)
+    assert PUZZLE.check(57, solution_json(57, 0, placements), {}).objective == cost == PUBLISHED[57]
 
 
 def test_polish_mends_a_spoilt_solution():

@@ -363,6 +363,7 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 LADDER_GROUPS = range(1, 7)  # sizes sharing a corner, in the ladders tried
 LADDER_GRID = range(1, 4)    # groups a column and columns a block, in the ladders tried
 LADDER_TAIL = 8              # sizes up to this searched exactly below a ladder
+BEAM_WIDTHS = (1000, 4000, 16000, 64000, 256000)  # boards a beam keeps, in the beams tried
 POLISH_WINDOW = 9            # sizes set free at a time (with 1..3); larger windows rarely finish
 POLISH_TRY = 2.0             # seconds per neighbourhood
 POLISH_PATIENCE = 40         # neighbourhoods in a row without a gain before polishing stops
@@ -406,33 +407,39 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
     2. "ladder": every idealised ladder (`ladder`: groups of 1..6 sizes, up to 3 x 3 groups a
        block) for the sizes above 8, the rest searched exactly; a few seconds, and it beats the
        published bounds of n = 54 and 56 by one match;
-    3. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
+    3. "beam": Chaffin's greedy rule breadth-first (squares_beam), widths BEAM_WIDTHS in turn while
+       the next one fits in its share; the only stage reaching n = 57's 1250;
+    4. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
        ties all tried) with the sizes above 20 on a lattice of spacing 3 (_on_lattice): ladder-type
        solutions stagger groups of three squares 3 apart. Finds in seconds what the plain greedy
        search needs many minutes for (n = 44: 843 in 6 s against 743 s);
-    4. "runs, 2s": the sizes above 16 in runs sharing corners, each run led on the lattice of
+    5. "runs, 2s": the sizes above 16 in runs sharing corners, each run led on the lattice of
        spacing 2, then 3 (Placements.build), under the 2s rule; the only stage reaching the ladder
        optima of n = 36..38 (629 and 659 with spacing 2 within 40 s, 684 with spacing 3 within
        10 s), which Chaffin's heuristics missed too;
-    5. "lattice 2, greedy": stage 3 with spacing 2 (staggered pairs);
-    6. "diagonal": the diagonal thresholds without the 2s rule;
-    7. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
-    8. polish: the best solution so far, improved a few sizes at a time;
-    9. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
-    10. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
+    6. "lattice 2, greedy": stage 4 with spacing 2 (staggered pairs);
+    7. "diagonal": the diagonal thresholds without the 2s rule;
+    8. "lattice 2, 2s": sizes above 10 on the spacing-2 lattice, under the 2s rule;
+    9. polish: the best solution so far, improved a few sizes at a time;
+    10. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
+    11. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
     Returns (cost, placements, which heuristic found it and when)."""
     best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
     start = time.time()
     thresholds = list(range(4, min(n, diagonal_above), 4)) + [min(n, diagonal_above)]
+    unrestricted = Placements.build(n, margin)
 
     def share(fraction: float) -> float:
         return time.time() + fraction * (deadline - time.time())
 
-    def run(pl: Placements, label: str, until: float, **kw) -> bool:
+    def record(cost: int, placements: list[Placement], label: str) -> None:
         nonlocal best, found, how
+        if placements and cost < best:
+            best, found, how = cost, placements, f"{label}, at {time.time() - start:.0f} s"
+
+    def run(pl: Placements, label: str, until: float, **kw) -> bool:
         out = search(pl, best, deadline=until, **kw)
-        if out.placements:
-            best, found, how = out.best, out.placements, f"{label}, at {time.time() - start:.0f} s"
+        record(out.best, out.placements, label)
         return out.complete
 
     def diagonal(sides: int, fraction: float) -> None:
@@ -454,8 +461,22 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
                 run(Placements.build(n, margin, fixed=fixed),
                     f"ladder of {group}s, {rows} x {cols} a block", until)
 
+    def beams(fraction: float) -> None:
+        from .squares_beam import beam       # (which imports this module)
+        until, took = share(fraction), 0.0
+        for width in BEAM_WIDTHS:            # each about 4 times the work of the one before
+            if time.time() + 4 * took > until:
+                break
+            began = time.time()
+            cost, placements, cut = beam(unrestricted, width, best, until)
+            record(cost, placements, f"beam of {width}")
+            if not cut:                       # every greedy choice followed: wider adds nothing
+                break
+            took = time.time() - began
+
     diagonal(2, 0.1)
     ladders(0.1)
+    beams(0.25)
     greedy_lattice(3, 0.3)
     for spacing, fraction in ((2, 0.3), (3, 0.15)):
         run(Placements.build(n, margin, lattice=(spacing, 16), runs_above=16),
@@ -464,12 +485,10 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
     diagonal(4, 0.25)
     run(Placements.build(n, margin, lattice=(2, 10)), "lattice 2 above 10, 2s", share(0.33), sides=2)
     if found:
-        cost, placements = polish(n, margin, found, best, share(0.25))
-        if cost < best:
-            best, found, how = cost, placements, f"{how}, polished at {time.time() - start:.0f} s"
-    if run(Placements.build(n, margin), "2s", share(0.5), sides=2) or time.time() >= deadline:
+        record(*polish(n, margin, found, best, share(0.25)), f"{how}, polished")
+    if run(unrestricted, "2s", share(0.5), sides=2) or time.time() >= deadline:
         return best, found, how
-    run(Placements.build(n, margin), "greedy", deadline, greedy_upto=n)
+    run(unrestricted, "greedy", deadline, greedy_upto=n)
     return best, found, how
 
 
@@ -484,6 +503,8 @@ def warm_up() -> None:
     """Compile the search (numba caches it on disk)."""
     search(Placements.build(2), 11)
     search(Placements.build(2), 11, greedy_upto=2)
+    from .squares_beam import beam
+    beam(Placements.build(2), 2, 11)
 
 
 def solve(n: int | None, options: Options, report: Report) -> Result:
