@@ -102,12 +102,23 @@ def test_ladder_beats_the_published_bound(n, record):
     """Triples sharing a corner, 2 x 2 of them a block, sizes up to 8 searched exactly: one match
     below Chaffin's best known constructions (1157 and 1217), and the search proves nothing cheaper
     fits below that ladder."""
-    fixed = ladder(n, 0, group=3, rows=2, cols=2, above=8)
+    fixed = ladder(n, 0, group=3, rows=2, blocks=[(2, False)], above=8)
     assert fixed[n - 3] == Placement(n - 3, 0, 3) and fixed[n - 6] == Placement(n - 6, 6, 0)
     assert fixed[n - 12] == Placement(n - 12, 12, 12)
     out = search(Placements.build(n, fixed=fixed), PUBLISHED[n])
     assert out.complete and out.best == record < PUBLISHED[n]
     assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == record
+
+
+def test_ladder_with_a_column_up_beats_the_published_bound_of_54():
+    """Blocks of 3 x 3 pairs with the third block one column up at the top edge (the shape of the
+    beam's 1250 for n = 57): 1153, four matches below Chaffin's 1157, and nothing cheaper below it."""
+    fixed = ladder(54, 0, group=2, rows=3, blocks=[(3, False), (3, False), (1, True), (3, False)],
+                   above=8)
+    assert fixed[18] == Placement(18, 36, 0) and fixed[12] == Placement(12, 42, 42)
+    out = search(Placements.build(54, fixed=fixed), PUBLISHED[54])
+    assert out.complete and out.best == 1153
+    assert PUZZLE.check(54, solution_json(54, 0, out.placements), {}).objective == 1153
 
 
 def test_beam_follows_every_greedy_choice_on_small_boards():

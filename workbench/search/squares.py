@@ -236,21 +236,27 @@ def _on_lattice(n: int, margin: int, spacing: int):
     return ok
 
 
-def ladder(n: int, margin: int, group: int, rows: int, cols: int, above: int) -> dict[int, Placement]:
-    """The sizes above `above` laid out as an idealised ladder. Groups of `group` consecutive sizes
-    share a top-left corner; a column holds `rows` groups, `group` apart downwards; a block holds
-    `cols` columns, each far enough right that its largest square ends on the largest square's right
-    side; each block is the one before moved down the diagonal by the number of sizes it holds. Why:
-    the ladder solutions found for n = 55, 56, 58 and 59 (triples, 2 x 2 groups a block) have
-    exactly this shape; with the small sizes searched exactly it beats the published bounds of
-    n = 54 and 56."""
-    per_block = group * rows * cols
-    fixed = {}
-    for size in range(n, above, -1):
-        block, j = divmod(n - size, per_block)
-        column, row = divmod(j // group, rows)
-        x = margin + block * per_block + column * rows * group
-        fixed[size] = Placement(size, x, margin + block * per_block + row * group)
+def ladder(n: int, margin: int, group: int, rows: int, blocks: list[tuple[int, bool]],
+           above: int) -> dict[int, Placement]:
+    """The sizes above `above` laid out as a ladder. Groups of `group` consecutive sizes share a
+    top-left corner; a column holds `rows` groups, `group` apart downwards; block b holds
+    blocks[b] = (columns, up) columns (the last entry repeats), each far enough right that its
+    largest square ends on the largest square's right side; each block starts right of the one
+    before, on the diagonal, or at the top edge if `up`. Why: the ladder solutions found for n = 55,
+    56, 58 and 59 (triples, 2 x 2 groups a block) have the plain shape [(2, False)]; n = 57's 1250
+    from the beam has blocks of 3 x 3 pairs with one column of pairs up at the top edge, and that
+    variant gives n = 54 four matches below its published bound."""
+    fixed, x, size = {}, margin, n
+    for b in itertools.count():
+        cols, up = blocks[min(b, len(blocks) - 1)]
+        y = margin if up else x
+        for j in range(cols * rows * group):
+            if size <= above:
+                return fixed
+            column, row = divmod(j // group, rows)
+            fixed[size] = Placement(size, x + column * rows * group, y + row * group)
+            size -= 1
+        x += cols * rows * group
     return fixed
 
 
@@ -363,6 +369,7 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 LADDER_GROUPS = range(1, 7)  # sizes sharing a corner, in the ladders tried
 LADDER_GRID = range(1, 4)    # groups a column and columns a block, in the ladders tried
 LADDER_TAIL = 8              # sizes up to this searched exactly below a ladder
+LADDER_UPS = 6               # blocks that may be one column up at the top edge, in the ladders tried
 BEAM_WIDTHS = (1000, 4000, 16000, 64000, 256000)  # boards a beam keeps, in the beams tried
 POLISH_WINDOW = 9            # sizes set free at a time (with 1..3); larger windows rarely finish
 POLISH_TRY = 2.0             # seconds per neighbourhood
@@ -405,8 +412,9 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
        time up to `diagonal_above` while the searches finish), and the rule that a square of size s
        adds at most 2s matches (all known optima obey it); a good bound within seconds;
     2. "ladder": every idealised ladder (`ladder`: groups of 1..6 sizes, up to 3 x 3 groups a
-       block) for the sizes above 8, the rest searched exactly; a few seconds, and it beats the
-       published bounds of n = 54 and 56 by one match;
+       block) for the sizes above 8, the rest searched exactly (a few seconds; it beats the
+       published bound of n = 56 by one match), then the same with some of the first LADDER_UPS
+       blocks replaced by one column up at the top edge (n = 54: 1153, the bound 1157);
     3. "beam": Chaffin's greedy rule breadth-first (squares_beam), widths BEAM_WIDTHS in turn while
        the next one fits in its share; the only stage reaching n = 57's 1250;
     4. "lattice 3, greedy": Chaffin's greedy search (only the placements adding the fewest matches,
@@ -454,12 +462,17 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
             share(fraction), greedy_upto=n)
 
     def ladders(fraction: float) -> None:
-        until = share(fraction)
-        for group, rows, cols in itertools.product(LADDER_GROUPS, LADDER_GRID, LADDER_GRID):
-            if group * rows * cols <= n and time.time() < until:
-                fixed = ladder(n, margin, group, rows, cols, LADDER_TAIL)
-                run(Placements.build(n, margin, fixed=fixed),
-                    f"ladder of {group}s, {rows} x {cols} a block", until)
+        until, seen = share(fraction), set()
+        for ups, group, rows, cols in itertools.product(range(1 << LADDER_UPS), LADDER_GROUPS,
+                                                        LADDER_GRID, LADDER_GRID):
+            up = [b for b in range(LADDER_UPS) if ups >> b & 1]   # blocks that are one column up
+            blocks = [(1, True) if b in up else (cols, False) for b in range(LADDER_UPS + 1)]
+            fixed = ladder(n, margin, group, rows, blocks, LADDER_TAIL)
+            layout = frozenset(fixed.values())
+            if group * rows * cols <= n and layout not in seen and time.time() < until:
+                seen.add(layout)
+                label = f"ladder of {group}s, {rows} x {cols} a block" + (f", up at {up}" if up else "")
+                run(Placements.build(n, margin, fixed=fixed), label, until)
 
     def beams(fraction: float) -> None:
         from .squares_beam import beam       # (which imports this module)
