@@ -465,11 +465,15 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
         until, seen = share(fraction), set()
         for ups, group, rows, cols in itertools.product(range(1 << LADDER_UPS), LADDER_GROUPS,
                                                         LADDER_GRID, LADDER_GRID):
+            if time.time() >= until:
+                break
+            if group * rows * cols > n:
+                continue
             up = [b for b in range(LADDER_UPS) if ups >> b & 1]   # blocks that are one column up
             blocks = [(1, True) if b in up else (cols, False) for b in range(LADDER_UPS + 1)]
             fixed = ladder(n, margin, group, rows, blocks, LADDER_TAIL)
-            layout = frozenset(fixed.values())
-            if group * rows * cols <= n and layout not in seen and time.time() < until:
+            layout = frozenset(fixed.values())    # (an up block past the tail changes nothing)
+            if layout not in seen:
                 seen.add(layout)
                 label = f"ladder of {group}s, {rows} x {cols} a block" + (f", up at {up}" if up else "")
                 run(Placements.build(n, margin, fixed=fixed), label, until)
