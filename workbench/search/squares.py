@@ -55,6 +55,15 @@ def _added(rows, cols, x, y, s, mask) -> int:
 
 
 @njit(cache=True, inline="always")
+def _put(rows, cols, x, y, s, mask) -> None:
+    """Lay the square's four sides on the board."""
+    rows[y] |= mask << np.uint64(x)
+    rows[y + s] |= mask << np.uint64(x)
+    cols[x] |= mask << np.uint64(y)
+    cols[x + s] |= mask << np.uint64(y)
+
+
+@njit(cache=True, inline="always")
 def _shares_corner(px, py, a, b) -> bool:
     """Whether placement b (one size smaller) shares a corner with placement a."""
     dx, dy = px[b] - px[a], py[b] - py[a]
@@ -87,10 +96,7 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
         x, y, s = px[k], py[k], ps[k]
         mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
         cost += _added(rows, cols, x, y, s, mask)
-        rows[y] |= mask << np.uint64(x)
-        rows[y + s] |= mask << np.uint64(x)
-        cols[x] |= mask << np.uint64(y)
-        cols[x + s] |= mask << np.uint64(y)
+        _put(rows, cols, x, y, s, mask)
         sym = sym and pdiag[k]
         path[d] = k
     best, count, aborted = threshold, 0, False
@@ -169,10 +175,7 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
             mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
             saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3] = rows[y], rows[y + s], cols[x], cols[x + s]
             saved_cost[d], saved_sym[d] = cost, sym
-            rows[y] |= mask << np.uint64(x)
-            rows[y + s] |= mask << np.uint64(x)
-            cols[x] |= mask << np.uint64(y)
-            cols[x + s] |= mask << np.uint64(y)
+            _put(rows, cols, x, y, s, mask)
             cost += add
             sym = sym and pdiag[k]
             path[d] = k

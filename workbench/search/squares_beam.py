@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..generators.squares import Placement
-from .squares import Placements, _added
+from .squares import Placements, _added, _put
 
 COST_SHIFT = 50                  # a child's key: cost << COST_SHIFT | the board's hash, truncated
 PARENT_SHIFT = 20                # a child's origin: parent << PARENT_SHIFT | placement
@@ -91,10 +91,7 @@ def _place(boards, paths, sym, origins, keys, chosen, px, py, ps, pdiag, lines, 
         x, y, s = px[k], py[k], ps[k]
         mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
         nboards[t] = boards[i]
-        nboards[t, y] |= mask << np.uint64(x)
-        nboards[t, y + s] |= mask << np.uint64(x)
-        nboards[t, lines + x] |= mask << np.uint64(y)
-        nboards[t, lines + x + s] |= mask << np.uint64(y)
+        _put(nboards[t, :lines], nboards[t, lines:], x, y, s, mask)
         npaths[t] = paths[i]
         npaths[t, depth] = k
         nsym[t] = sym[i] and pdiag[k]
