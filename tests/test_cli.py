@@ -131,7 +131,7 @@ def test_export_files_solve_elsewhere_to_the_same_optimum(fmt, tmp_path):
                              capture_output=True, text=True).stdout
         last = [line for line in out.splitlines() if line.startswith("x = ")][-1]
         out = str(json.loads(last[4:].rstrip(";")).count(1))    # x = [0, 1, ...]: the removed matches
-    assert out.strip() == "8"
+    assert out.strip().splitlines()[-1] == "8"    # highspy 1.16 prints a banner first
 
 
 def test_solvers_lists_every_backend_with_a_version():
