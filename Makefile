@@ -1,11 +1,12 @@
 # Two entry points do all the set-up on a fresh machine:
-#   make run    installs what is needed, then runs the main job (reproduces the tables)
+#   make run    installs what is needed, then runs the main job (recomputes a table per puzzle
+#               into a fresh runs/<time>/ and compares it with the published values)
 #   make test   installs what is needed, then runs the test suite
 VENV   := .venv
 PY     := $(VENV)/bin/python
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: setup run test bench clean
+.PHONY: setup run test bench plot clean
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
@@ -17,26 +18,16 @@ $(VENV)/.installed: pyproject.toml
 
 run: setup
 	$(PY) -m workbench solvers
-	$(PY) -m workbench solve enigma144 --n 6
-	$(PY) -m workbench table enigma144 --n 1..10
-	$(PY) -m workbench table enigma82 --n 1..10
-	$(PY) -m workbench table triangles --n 1..10
-	$(PY) -m workbench table squares --n 1..16 --solver search
-	$(PY) -m workbench table squares --n 1..12 --solver search --all
-	$(PY) -m workbench table stones --n 1..3
-	$(PY) -m workbench table stones --n 1..3 --solver cpsat --time-limit 600
-	$(PY) -m workbench table percolation --n 1..8
-	$(PY) -m workbench table percolation --n 1..10 --permutation
-	$(PY) -m workbench count percolation --n 5 --solver minizinc:gecode --show 2
-	$(PY) -m workbench table magic15 --solver search
-	$(PY) -m workbench table magic15 --solver search --pandiagonal
-	$(PY) -m workbench count magic15 --solver minizinc:gecode --symmetry
+	$(PY) -m workbench showcase
 
 test: setup
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 bench: setup
 	$(PY) -m workbench bench
+
+plot: setup
+	$(PY) -m workbench plot
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -1,13 +1,14 @@
 """`workbench bench`: every puzzle's canonical performance cases, one CSV row per run."""
 from __future__ import annotations
 
+import statistics
 from pathlib import Path
 
 from rich.console import Console
 
 from . import pipeline
 from .puzzles import available
-from .puzzles.base import BenchCase
+from .puzzles.base import BenchCase, Puzzle
 from .solvers import canonical
 from .solvers.base import Options, Status
 from .tables import append_row
@@ -60,3 +61,19 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
             run_case(case, path, console)
     console.print(f"figures appended to {path}")
     return 0
+
+
+def fastest_proving(puzzle: Puzzle, rows: list[dict[str, str]]) -> str | None:
+    """The backend the bench shows proving the largest N of the puzzle's own question (a ladder
+    gives every backend the same time per N), then the most cases, then the fastest: the puzzle's
+    default solver. Counts of a puzzle that is not a counting one are another question."""
+    proven: dict[str, list[tuple[int, float]]] = {}
+    for r in rows:
+        if r["puzzle"] != puzzle.name or (not puzzle.counts and r["formulation"] in puzzle.count_formulations):
+            continue
+        if r["proven"] == "True" and (r["verified"] == "True" or puzzle.counts):
+            proven.setdefault(r["solver"], []).append((int(r["n"] or 0), float(r["seconds"])))
+    if not proven:
+        return None
+    return max(proven, key=lambda s: (max(n for n, _ in proven[s]), len(proven[s]),
+                                      -statistics.median(t for _, t in proven[s])))

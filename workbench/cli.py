@@ -1,16 +1,18 @@
-"""Command line: list, solvers, solve, count, table, compare, export, verify, bench."""
+"""Command line: list, solvers, solve, count, table, compare, export, verify, bench, showcase, plot."""
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import pipeline, tables
+from . import api, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle
 from .solvers import UnknownSolver, available_solvers, canonical, require
@@ -25,17 +27,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:     # one line, status 2, no usage dump
         sys.stderr.write(f"workbench: error: {message}\n")
         sys.exit(2)
-
-
-def n_range(text: str) -> list[int]:
-    """'6', '1..10' or '3,5,7'."""
-    try:
-        if ".." in text:
-            a, b = text.split("..")
-            return list(range(int(a), int(b) + 1))
-        return [int(x) for x in text.split(",")]
-    except ValueError:
-        raise BadInput(f"bad --n '{text}': use N, A..B or a comma list") from None
 
 
 def positive(kind):
@@ -88,11 +79,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--png", help="write a PNG drawing of the example solutions")
     t = sub.add_parser("table", help="a row per N appended to results/<puzzle>.csv; reruns resume")
     common(t, many_n=True)
-    t.add_argument("-o", "--output", help="CSV file (default results/<puzzle>.csv)")
+    t.add_argument("-o", "--output", help="CSV file (default <results-dir>/<puzzle>.csv)")
+    t.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     t.add_argument("--redo", action="store_true", help="recompute rows already in the file")
     k = sub.add_parser("compare", help="every backend on the same model and limit")
     common(k, many_solvers=True)
-    k.add_argument("-o", "--output", help="CSV file (default results/compare-<puzzle>-n<N>.csv)")
+    k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv)")
+    k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
     e.add_argument("--format", required=True, choices=["lp", "mps", "wcnf", "mzn"])
@@ -100,6 +93,13 @@ def build_parser() -> argparse.ArgumentParser:
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
     v.add_argument("file")
+    w = sub.add_parser("showcase", help="the main job: one table per puzzle recomputed, then a summary")
+    w.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
+    w.add_argument("--results-dir", help="folder for the tables (default: a fresh runs/<time>/)")
+    w.add_argument("--time-limit", type=positive(float), default=600.0, help="seconds per run (default 600)")
+    w.add_argument("--threads", type=positive(int), default=2)
+    g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards")
+    g.add_argument("--out", default="docs", help="folder (default docs/)")
     b = sub.add_parser("bench", help="the canonical performance cases; figures to results/bench.csv")
     b.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     b.add_argument("--solver", action="append", help="only these backends (repeatable)")
@@ -134,14 +134,7 @@ def _params(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
         if opt.dest not in known:
             raise BadInput(f"{opt.flag} does not apply to {puzzle.name}")
         params[opt.dest] = value
-    for key in params:
-        if key not in known:
-            raise BadInput(f"{puzzle.name} has no parameter '{key}' "
-                           f"(known: {', '.join(known) or 'none'})")
-    for opt in puzzle.options:
-        if opt.dest not in params and opt.default is not None:
-            params[opt.dest] = opt.default
-    return params
+    return api.puzzle_params(puzzle, params)
 
 
 def _options(args: argparse.Namespace, count: bool = False) -> Options:
@@ -165,11 +158,14 @@ def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
 # -- commands -------------------------------------------------------------------------------
 
 def cmd_list(args) -> int:
-    table = Table("puzzle", "question", "N", "formulations", "default solver", "native search")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, expand=True)
+    for name, ratio in (("puzzle", None), ("N", None), ("default solver", None), ("formulations", 2),
+                        ("question", 3)):
+        table.add_column(name, no_wrap=ratio is None, ratio=ratio)
     for p in available():
-        table.add_row(p.name, p.title, f"{p.n_min}..{p.n_max}" if p.needs_n else "-",
-                      ", ".join(f.name for f in p.formulations), p.default_solver,
-                      "yes" if p.native_search else "-")
+        formulations = [f.name for f in p.formulations] + (["native search"] if p.native_search else [])
+        table.add_row(p.name, f"{p.n_min}..{p.n_max}" if p.needs_n else "-", p.default_solver,
+                      ", ".join(formulations), p.title)
     out.print(table)
     return 0
 
@@ -218,15 +214,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
-    solver = canonical(args.solver or (puzzle.default_solver if puzzle.counts or not count else "cpsat"))
-    if count:
-        if not puzzle.can_count:
-            raise BadInput(f"{puzzle.name} is not a counting puzzle")
-        if not puzzle.counts and (solver == "search" or args.formulation not in (None, *puzzle.count_formulations)):
-            raise BadInput(f"{puzzle.name} counts with a model backend and the "
-                           f"{'/'.join(puzzle.count_formulations)} formulation")
+    solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
     n = _single_n(args, puzzle)
-    require(solver)
     run = _run_one(args, puzzle, n, solver, count)
     if getattr(args, "png", None) and run.result.solution is not None:
         puzzle.png(n, run.result.solution, args.png, run.params)
@@ -239,42 +228,59 @@ def cmd_solve(args, count: bool = False) -> int:
     return 0 if run.result.status != Status.ERROR else 1
 
 
-def cmd_table(args) -> int:
+@contextmanager
+def _rows_printed(label: str, total: int) -> Iterator[api.OnRow]:
+    """A table's rows printed as they come (skipped ones marked), a progress bar on stderr meanwhile."""
     from rich.progress import Progress
 
-    puzzle = get(args.puzzle)
-    if puzzle.needs_n and args.n is None:
-        raise BadInput(f"{puzzle.name} needs --n")
-    ns = n_range(args.n) if puzzle.needs_n else [None]
-    for n in ns:
-        puzzle.validate(n, {})
-    solver = canonical(args.solver or puzzle.default_solver)
-    require(solver)
-    params = _params(args, puzzle)
-    formulation = args.formulation if args.formulation and solver != "search" else puzzle.formulation_for(solver)
-    key = puzzle.variant(params, formulation)
-    path = Path(args.output) if args.output else RESULTS / f"{key}.csv"
-    done = set() if args.redo else tables.done_keys(tables.read_rows(path))
-    count = puzzle.is_count(formulation)
     with Progress(console=err, transient=True) as progress:
-        task = progress.add_task(f"{key} with {solver}", total=len(ns))
-        for n in ns:
-            k = (puzzle.name, key, "" if n is None else str(n), formulation, solver)
-            if k in done:
-                out.print(f"N={n}: already in {path}, skipped (--redo recomputes)")
-                progress.advance(task)
-                continue
-            progress.update(task, description=f"{key} N={n} with {solver}")
-            run = _run_one(args, puzzle, n, solver, count)
-            rec = run.record()
-            tables.append_row(path, tables.row_from_record(rec))
-            value = run.value if run.value is not None else "-"
-            pub = "" if run.published is None else f"  published {run.published.value} ({run.published.status})"
-            out.print(f"{'N=' + str(n) if n is not None else puzzle.name}: {value}  {rec['status']}  bound {rec['bound'] if rec['bound'] is not None else '-'}"
-                      f"  {rec['seconds']:.2f} s  verified {run.verified}{pub}  {run.match}")
+        task = progress.add_task(label, total=total)
+
+        def show(run: pipeline.Run, skipped: bool) -> None:
+            out.print(run.line() + ("  skipped (already in the file; --redo recomputes)" if skipped else ""),
+                      markup=False)
             progress.advance(task)
-    out.print(f"rows in {path}")
+
+        yield show
+
+
+def cmd_table(args) -> int:
+    puzzle = get(args.puzzle)
+    ns = api.n_values(puzzle, args.n)
+    solver = api.pick_solver(puzzle, args.solver)
+    params = _params(args, puzzle)
+    formulation = api.table_formulation(puzzle, solver, args.formulation)
+    path = api.table_path(puzzle, params, formulation, args.output, args.results_dir)
+    with _rows_printed(f"{path.stem} with {solver}", len(ns)) as show:
+        runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
+    out.print(f"{len(runs)} row(s) of {path} above")
     return 0
+
+
+def cmd_showcase(args) -> int:
+    from . import showcase
+
+    cases = [case for case in showcase.CASES if not args.puzzle or case.puzzle in args.puzzle]
+    if not cases:
+        raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
+    folder = Path(args.results_dir) if args.results_dir else showcase.run_folder()
+    lines, failures = [], []
+    for case in cases:
+        ns = api.n_values(get(case.puzzle), case.n)
+        out.print(f"\n[bold]table {case.name}[/]" + (f" --n {case.n}" if case.n else ""))
+        with _rows_printed(case.name, len(ns)) as show:
+            runs = api.table(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
+                             results_dir=folder, redo=True, on_row=show, **case.params)
+        lines.append(showcase.summary(case, runs))
+        tables.append_row(folder / "summary.csv", lines[-1], list(lines[-1]))
+        failures += [run for run in runs if showcase.differs_from_proven(run)]
+    out.print(f"\n[bold]summary[/]: tables recomputed in {folder}")
+    out.print(showcase.format_summary(lines), markup=False)
+    for run in failures:
+        out.print(f"[red]DIFFERS[/] from the proven published value: {run.puzzle} N={run.n}: "
+                  f"{run.value} against {run.published.value}")
+    out.print("every proven published value matched" if not failures else f"{len(failures)} mismatch(es)")
+    return 1 if failures else 0
 
 
 def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
@@ -310,7 +316,7 @@ def cmd_compare(args) -> int:
     for solver in solvers:
         err.print(f"running {solver} ...")
         runs.append(_run_one(args, puzzle, n, solver, count))
-    path = Path(args.output) if args.output else RESULTS / f"compare-{puzzle.name}-n{n}.csv"
+    path = Path(args.output) if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv"
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
@@ -368,6 +374,14 @@ def cmd_verify(args) -> int:
     return 0 if verdict.ok else 1
 
 
+def cmd_plot(args) -> int:
+    from .plots import plot_all
+
+    for path in plot_all(args.out):
+        out.print(f"wrote {path}")
+    return 0
+
+
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
@@ -379,7 +393,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
-                "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench}
+                "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
+                "showcase": cmd_showcase, "plot": cmd_plot}
     try:
         return commands[args.command](args)
     except (BadInput, UnknownSolver, Unavailable) as e:

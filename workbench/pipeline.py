@@ -1,6 +1,7 @@
 """One run, end to end: generate the model, solve it in a worker, decode, check independently."""
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,6 +31,54 @@ class Run:
     @property
     def verified(self) -> bool:
         return self.verdict is not None and self.verdict.ok
+
+    @property
+    def solver(self) -> str:
+        return self.result.solver
+
+    @property
+    def status(self) -> str:
+        return str(self.result.status)
+
+    @property
+    def proven(self) -> bool:
+        return self.result.proven
+
+    @property
+    def bound(self) -> float | int | None:
+        return clean_number(self.result.bound)
+
+    @property
+    def solution(self) -> Any:
+        """The checked solution (for a count, the example solutions); None if there is none."""
+        return self.result.solution
+
+    @property
+    def seconds(self) -> float:
+        return round(self.result.total_seconds + self.generate_seconds, 3)
+
+    def render(self) -> str:
+        """The solution drawn as text, as `solve` prints it."""
+        if self.solution is None:
+            return ""
+        puzzle = get(self.puzzle)
+        drawings = self.solution if self.counting else [self.solution]
+        return "\n\n".join(puzzle.render(self.n, s, self.params) for s in drawings)
+
+    def png(self, path: str) -> str:
+        """The solution drawn as a PNG at `path` (returned)."""
+        if self.solution is None:
+            raise BadInput(f"{self.puzzle}: this run has no solution to draw")
+        get(self.puzzle).png(self.n, self.solution, str(path), self.params)
+        return str(path)
+
+    def line(self) -> str:
+        """One line per run, as `table` prints it."""
+        pub = "" if self.published is None else f"  published {self.published.value} ({self.published.status})"
+        return (f"{'N=' + str(self.n) if self.n is not None else self.puzzle}: "
+                f"{self.value if self.value is not None else '-'}  {self.status}  "
+                f"bound {self.bound if self.bound is not None else '-'}  {self.seconds:.2f} s  "
+                f"verified {'-' if self.verdict is None else self.verified}{pub}  {self.match}").rstrip()
 
     @property
     def value(self) -> float | int | None:
@@ -62,7 +111,7 @@ class Run:
             "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
-            "count": r.count, "seconds": round(r.total_seconds + self.generate_seconds, 3),
+            "count": r.count, "seconds": self.seconds,
             "generate_seconds": round(self.generate_seconds, 3),
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
             "solver_version": r.solver_version, "params": {**r.params, **self.params},
@@ -101,6 +150,27 @@ def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
     verdict = _check(puzzle, n, result, options, params)
     return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
                generated, params, puzzle.variant(params, formulation), counting=options.count)
+
+
+def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: dict[str, Any],
+           count: bool = False) -> Run:
+    """A run read back from a results table row; its solution goes through the checker again, so a
+    stored row counts only as much as a fresh one would."""
+    puzzle = get(puzzle_name)
+
+    def number(key: str) -> float | None:
+        return float(row[key]) if row.get(key) not in (None, "") else None
+
+    count_value = number("count")
+    result = Result(Status(row.get("status") or "error"), number("objective"), number("bound"),
+                    solution=json.loads(row["solution"]) if row.get("solution") else None,
+                    count=None if count_value is None else int(count_value), solver=row.get("solver", ""),
+                    solver_version=row.get("solver_version", ""), total_seconds=number("seconds") or 0.0,
+                    params={k: number(k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
+    verdict = _check(puzzle, n, result, Options(count=count), params)
+    formulation = row.get("formulation", "")
+    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
+               0.0, params, puzzle.variant(params, formulation), counting=count)
 
 
 def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:

@@ -34,6 +34,16 @@ def _grid(board) -> list[str]:
     return [" ".join(f"{v:2d}" if v else " ." for v in board[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)]
 
 
+def _hole_path(start: list[int], moves: list[int]) -> list[int]:
+    """The cells the hole visits: each move slides the named tile into the hole."""
+    board, path = list(start), [list(start).index(0)]
+    for tile in moves:
+        cell = board.index(tile)
+        board[path[-1]], board[cell] = tile, 0
+        path.append(cell)
+    return path
+
+
 class Magic15Puzzle(Puzzle):
     name = "magic15"
     title = "15-puzzle to a magic square: fewest moves from a sorted board (Ponder This 2023/11)"
@@ -126,6 +136,10 @@ class Magic15Puzzle(Puzzle):
                 ax.set_xlim(0, SIDE)
                 ax.set_ylim(SIDE, 0)
                 ax.set_title(title)
+            if "moves" in solution:      # the hole's path, drawn over the start board
+                cells = _hole_path(solution["start"], solution["moves"])
+                axes[0].plot([c % SIDE + 0.5 for c in cells], [c // SIDE + 0.5 for c in cells],
+                             color="#c0392b", lw=2.5, alpha=0.6)
 
     def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
         """Published figures: the optimum from the sorted boards, and the counts of magic squares

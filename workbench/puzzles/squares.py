@@ -51,6 +51,7 @@ class SquaresPuzzle(Puzzle):
                      "(diagonal, lattice, 2s, greedy)"),
     ]
     native_search = "workbench.search.squares:solve"
+    default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 
     def validate(self, n: int | None, params: dict[str, Any]) -> None:
         super().validate(n, params)

@@ -1,0 +1,139 @@
+"""What a new user meets first (issue 22): the main job, tables that show their rows, defaults that
+win in bench, the pictures, the Python API, readable output."""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import workbench
+from workbench import pipeline, showcase
+from workbench.bench import fastest_proving
+from workbench.puzzles import available
+from workbench.puzzles.trigrid import TriGridPuzzle
+from workbench.tables import read_rows
+
+PY = sys.executable
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def wb(*args, cwd=None):
+    return subprocess.run([PY, "-m", "workbench", *args], capture_output=True, text=True, timeout=300,
+                          cwd=cwd, env=dict(os.environ, COLUMNS="80"))
+
+
+# Another engineer's portfolio solver takes over the triangular grids' defaults; they are left out.
+@pytest.mark.parametrize("puzzle", [p for p in available() if not isinstance(p, TriGridPuzzle)],
+                         ids=lambda p: p.name)
+def test_default_solver_is_the_fastest_proving_backend_in_bench(puzzle):
+    rows = read_rows(ROOT / "results" / "bench.csv")
+    assert puzzle.default_solver == fastest_proving(puzzle, rows)
+
+
+def test_default_solver_of_squares_is_the_native_search():
+    p = wb("solve", "squares", "--n", "14", "--json")
+    record = json.loads(p.stdout)          # the whole of stdout is one JSON document
+    assert (record["solver"], record["objective"], record["status"], record["verified"]) == \
+        ("search", 156, "optimal", True)
+
+
+def test_list_shows_the_default_solvers_within_80_columns():
+    p = wb("list")
+    assert p.returncode == 0
+    assert all(len(line) <= 80 for line in p.stdout.splitlines())
+    squares = next(line for line in p.stdout.splitlines() if line.split()[:1] == ["squares"])
+    assert "search" in squares.split()
+
+
+def test_table_prints_every_row_and_marks_the_skipped_ones(tmp_path):
+    out = tmp_path / "t.csv"
+    first = wb("table", "enigma144", "--n", "1..3", "-o", str(out))
+    assert first.returncode == 0, first.stderr
+    again = wb("table", "enigma144", "--n", "2..4", "-o", str(out))
+    rows = [line for line in again.stdout.splitlines() if line.startswith("N=")]
+    assert [line.split(":")[0] for line in rows] == ["N=2", "N=3", "N=4"]
+    assert [line.split()[1] for line in rows] == ["4", "8", "13"]
+    assert ["skipped" in line for line in rows] == [True, True, False]
+    assert "verified True" in rows[0]          # a skipped row's stored solution is checked again
+
+
+def test_showcase_recomputes_into_its_own_folder_and_sums_up(tmp_path):
+    before = {f: f.read_bytes() for f in (ROOT / "results").glob("*.csv")}
+    p = wb("showcase", "--puzzle", "enigma144", "--results-dir", str(tmp_path / "run"), cwd=tmp_path)
+    assert p.returncode == 0, p.stdout + p.stderr
+    rows = read_rows(tmp_path / "run" / "enigma144.csv")
+    assert [int(r["objective"]) for r in rows] == [1, 4, 8, 13, 20, 29, 39, 50, 63, 78, 94, 111]
+    summary = read_rows(tmp_path / "run" / "summary.csv")
+    assert summary[0]["match"] == "10/10" and summary[0]["proven"] == "12/12"
+    assert "every proven published value matched" in p.stdout
+    assert all(len(line) <= 80 for line in p.stdout.splitlines() if not line.startswith("N=") and "run" not in line)
+    assert {f: f.read_bytes() for f in (ROOT / "results").glob("*.csv")} == before
+
+
+def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
+    rows = workbench.table("enigma144", "3..4", results_dir=tmp_path)
+    assert not any(showcase.differs_from_proven(run) for run in rows)
+    line = showcase.summary(showcase.Case("enigma144", "3..4"), rows)
+    assert (line["workbench"], line["published"], line["match"], line["proven"]) == ("8 13", "8 13", "2/2", "2/2")
+    # a stored row one match short: the checker rejects it, so it is no answer and the job fails
+    row = read_rows(tmp_path / "enigma144.csv")[0]
+    solution = json.loads(row["solution"])
+    tampered = pipeline.stored("enigma144", 3, {**row, "objective": "7", "solution": json.dumps(solution[1:])}, {})
+    assert not tampered.verified and tampered.value is None and showcase.differs_from_proven(tampered)
+
+
+def test_api_records_are_the_cli_records(tmp_path):
+    run = workbench.solve("enigma144", 4, solver="highs")
+    assert (run.value, run.status, run.bound, run.verified, len(run.solution)) == (13, "optimal", 13, True, 13)
+    cli = json.loads(wb("solve", "enigma144", "--n", "4", "--solver", "highs", "--json").stdout)
+    assert {k: cli[k] for k in ("objective", "status", "bound", "verified", "match")} == \
+        {k: run.record()[k] for k in ("objective", "status", "bound", "verified", "match")}
+    assert "•" in run.render()
+    assert Path(run.png(tmp_path / "g.png")).stat().st_size > 1000
+    counted = workbench.count("percolation", 4)
+    assert (counted.value, counted.status, counted.match) == (130, "optimal", "yes")
+    runs = workbench.compare("squares", 5, solvers=["highs", "search"])
+    assert [(r.solver, r.value, r.status) for r in runs] == [("highs", 35, "optimal"), ("search", 35, "optimal")]
+
+
+def test_readme_api_example_runs_without_a_main_guard(tmp_path):
+    code = re.search(r"```python\n(import workbench\n.*?)```", README, re.S).group(1)
+    p = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[0] == "29 optimal 29 True" and "1615" in lines and lines[-1] == "[1, 4, 8, 13]"
+    assert (tmp_path / "enigma144-6.png").exists() and (tmp_path / "my-results" / "enigma144.csv").exists()
+
+
+def _png_is_a_picture(path: Path) -> None:
+    from matplotlib.image import imread
+
+    pixels = imread(path)
+    height, width = pixels.shape[:2]
+    assert width >= 300 and height >= 250, f"{path}: {width} x {height}"
+    assert pixels[..., :3].std() > 0.05, f"{path} is blank"
+    assert len({tuple(p) for p in pixels[::7, ::7, :3].reshape(-1, 3).round(2).tolist()}) > 3, path
+
+
+def test_plot_writes_the_pictures_the_readme_shows(tmp_path):
+    shown = re.findall(r"\(docs/([\w.-]+\.png)\)", README)
+    assert len(shown) == 5
+    p = wb("plot", "--out", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    for name in shown:
+        _png_is_a_picture(tmp_path / name)
+        _png_is_a_picture(ROOT / "docs" / name)      # the committed copies the README shows
+
+
+def test_summary_table_has_the_columns_the_issue_asks_for(tmp_path):
+    rows = workbench.table("magic15", None, results_dir=tmp_path)
+    line = showcase.summary(showcase.Case("magic15", None), rows)
+    assert list(line) == ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend"]
+    assert (line["workbench"], line["published"], line["match"], line["backend"]) == ("35", "35", "1/1", "search")
+    with (tmp_path / "magic15.csv").open() as f:
+        assert next(csv.DictReader(f))["verified"] == "True"

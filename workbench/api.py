@@ -1,0 +1,155 @@
+"""The Python API: `workbench.solve`, `count`, `table` and `compare` return the records the command
+line prints (`pipeline.Run`: .value .status .bound .solution .verified .render() .png()).
+
+They run through the same worker processes as the command line; a worker is a fresh interpreter, not
+a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from . import tables
+from .pipeline import Run, solve as run_pipeline, stored
+from .puzzles import get
+from .puzzles.base import BadInput, Puzzle
+from .solvers import canonical, require
+from .solvers.base import Options
+
+RESULTS = Path("results")
+OnRow = Callable[[Run, bool], None]      # called with each row of a table and whether it was skipped
+
+
+def puzzle_params(puzzle: Puzzle, params: dict[str, Any]) -> dict[str, Any]:
+    """The puzzle's parameters with its defaults filled in; an unknown one is bad input."""
+    known = {o.dest: o for o in puzzle.options}
+    for key in params:
+        if key not in known:
+            raise BadInput(f"{puzzle.name} has no parameter '{key}' (known: {', '.join(known) or 'none'})")
+    return {**{o.dest: o.default for o in puzzle.options if o.default is not None}, **params}
+
+
+def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
+    """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
+    Puzzles that do not count answer `count` with CP-SAT on their counting formulation."""
+    chosen = canonical(solver or (puzzle.default_solver if puzzle.counts or not count else "cpsat"))
+    if count:
+        if not puzzle.can_count:
+            raise BadInput(f"{puzzle.name} is not a counting puzzle")
+        if not puzzle.counts and (chosen == "search" or formulation not in (None, *puzzle.count_formulations)):
+            raise BadInput(f"{puzzle.name} counts with a model backend and the "
+                           f"{'/'.join(puzzle.count_formulations)} formulation")
+    require(chosen)
+    return chosen
+
+
+def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> list[int | None]:
+    """A table's N: an int, a range or list, or the command line's 'A..B' / 'A,B,C'."""
+    if not puzzle.needs_n:
+        if n is not None:
+            raise BadInput(f"{puzzle.name} takes no --n")
+        return [None]
+    if n is None:
+        raise BadInput(f"{puzzle.name} needs --n")
+    if isinstance(n, int):
+        ns = [n]
+    elif isinstance(n, str):
+        try:
+            if ".." in n:
+                a, b = n.split("..")
+                ns = list(range(int(a), int(b) + 1))
+            else:
+                ns = [int(x) for x in n.split(",")]
+        except ValueError:
+            raise BadInput(f"bad --n '{n}': use N, A..B or a comma list") from None
+    else:
+        ns = [int(x) for x in n]
+    for value in ns:
+        puzzle.validate(value, {})
+    return list(ns)
+
+
+def _options(time_limit: float, threads: int, seed: int, verbose: bool = False, count: bool = False,
+             show: int = 0) -> Options:
+    options = Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, count=count)
+    if show:
+        options.params["show"] = show
+    return options
+
+
+def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
+          threads: int = 2, seed: int = 0, formulation: str | None = None, **params: Any) -> Run:
+    """One run, checked: `workbench solve`."""
+    p = get(puzzle)
+    return run_pipeline(p.name, n, pick_solver(p, solver), _options(time_limit, threads, seed), formulation,
+                        puzzle_params(p, params))
+
+
+def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
+          threads: int = 2, seed: int = 0, formulation: str | None = None, show: int = 0,
+          **params: Any) -> Run:
+    """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
+    p = get(puzzle)
+    chosen = pick_solver(p, solver, True, formulation)
+    return run_pipeline(p.name, n, chosen, _options(time_limit, threads, seed, count=True, show=show),
+                        formulation, puzzle_params(p, params))
+
+
+def table_path(puzzle: Puzzle, params: dict[str, Any], formulation: str, output: str | Path | None = None,
+               results_dir: str | Path = RESULTS) -> Path:
+    """Where a table's rows go: `output`, else <results_dir>/<variant>.csv."""
+    return Path(output) if output else Path(results_dir) / f"{puzzle.variant(params, formulation)}.csv"
+
+
+def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None) -> str:
+    """The formulation named (the native search has its own), else the one made for the backend."""
+    return formulation if formulation and solver != "search" else puzzle.formulation_for(solver)
+
+
+def run_table(puzzle: Puzzle, ns: list[int | None], solver: str, options: Options, formulation: str,
+              params: dict[str, Any], path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
+    """A row per N appended to `path` as soon as it is done; rows already there are skipped (read
+    back and checked again) unless `redo`. The command line's `table` and the API share this loop."""
+    count = puzzle.is_count(formulation)
+    options = replace(options, count=count)
+    rows = [] if redo else tables.read_rows(path)
+    finished = {tables.key_of(r): r for r in rows if tables.done_keys([r])}
+    runs = []
+    for n in ns:
+        key = (puzzle.name, puzzle.variant(params, formulation), "" if n is None else str(n), formulation, solver)
+        skipped = key in finished
+        if skipped:
+            run = stored(puzzle.name, n, finished[key], params, count)
+        else:
+            run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
+            tables.append_row(path, tables.row_from_record(run.record()))
+        runs.append(run)
+        if on_row:
+            on_row(run, skipped)
+    return runs
+
+
+def table(puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+          time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
+          output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
+          on_row: OnRow | None = None, **params: Any) -> list[Run]:
+    """`workbench table`: one run per N, rows appended to <results_dir>/<variant>.csv (or `output`)."""
+    p = get(puzzle)
+    ns = n_values(p, n)
+    chosen = pick_solver(p, solver)
+    params = puzzle_params(p, params)
+    formulation = table_formulation(p, chosen, formulation)
+    path = table_path(p, params, formulation, output, results_dir)
+    return run_table(p, ns, chosen, _options(time_limit, threads, seed), formulation, params, path, redo, on_row)
+
+
+def compare(puzzle: str, n: int | None = None, solvers: Iterable[str] = ("highs", "maxsat"),
+            time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
+            **params: Any) -> list[Run]:
+    """Every backend on the same model and limit (`workbench compare`), one run each; a backend
+    that cannot run gives a run with status `error` and the others go on."""
+    p = get(puzzle)
+    params = puzzle_params(p, params)
+    options = _options(time_limit, threads, seed, count=p.is_count(formulation or ""))
+    return [run_pipeline(p.name, n, canonical(s), options, formulation, params) for s in solvers]

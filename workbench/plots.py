@@ -1,0 +1,97 @@
+"""`workbench plot`: time against N per backend from the bench and the results tables, and the
+record boards drawn from stored solutions that the puzzle's checker accepts again."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from . import tables
+from .pipeline import Run, stored
+from .puzzles import available, get
+
+RESULTS = Path("results")
+# (file name, puzzle, results table, n, params): the record boards the README shows
+BOARDS = [
+    ("squares-54.png", "squares", "squares-heuristic", 54, {"heuristic": True}),
+    ("squares-56.png", "squares", "squares-heuristic", 56, {"heuristic": True}),
+    ("magic15-pandiagonal.png", "magic15", "magic15_pandiagonal", None, {"pandiagonal": True}),
+    ("stones-5.png", "stones", "stones", 5, {}),
+]
+TIMES = "time-vs-n.png"
+
+
+def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]]]:
+    """backend -> n -> (seconds, proven): the fastest proven run, else the longest unproven one."""
+    rows = [r for r in tables.read_rows(results / "bench.csv") + tables.read_rows(results / f"{name}.csv")
+            if r.get("puzzle") == name and r.get("n") and r.get("seconds") and r.get("status") != "error"]
+    def rank(point: tuple[float, bool]) -> tuple[bool, float]:
+        seconds, proven = point
+        return proven, -seconds if proven else seconds
+
+    best: dict[str, dict[int, tuple[float, bool]]] = {}
+    for r in rows:
+        point = (float(r["seconds"]), r.get("status") == "optimal")
+        points = best.setdefault(r["solver"], {})
+        n = int(r["n"])
+        if n not in points or rank(point) > rank(points[n]):
+            points[n] = point
+    return best
+
+
+def plot_times(path: Path, results: Path = RESULTS) -> Path:
+    """One panel per puzzle with an N: seconds (log scale) against N, a line per backend; filled
+    markers are proven runs, hollow ones ran out of time."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    puzzles = [(p, _timings(p.name, results)) for p in available() if p.needs_n]
+    puzzles = [(p, t) for p, t in puzzles if t]
+    cols = 3
+    fig, axes = plt.subplots((len(puzzles) + cols - 1) // cols, cols, figsize=(15, 4.2 * ((len(puzzles) + 2) // 3)),
+                             squeeze=False)
+    try:
+        for ax, (puzzle, timings) in zip(axes.flat, puzzles):
+            for solver, points in sorted(timings.items()):
+                ns = sorted(points)
+                line, = ax.plot(ns, [max(points[n][0], 1e-3) for n in ns], lw=1, label=solver)
+                for n in ns:
+                    seconds, proven = points[n]
+                    ax.plot(n, max(seconds, 1e-3), "o", color=line.get_color(), ms=4,
+                            markerfacecolor=line.get_color() if proven else "none")
+            ax.set_yscale("log")
+            ax.set_title(puzzle.name)
+            ax.set_xlabel("N")
+            ax.set_ylabel("seconds (hollow: not proven)")
+            ax.grid(True, which="major", alpha=0.3)
+            ax.legend(fontsize=8)
+        for ax in list(axes.flat)[len(puzzles):]:
+            ax.axis("off")
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+    finally:
+        plt.close(fig)
+    return path
+
+
+def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, Any],
+                results: Path = RESULTS) -> Run:
+    """The best stored solution for n in results/<table>.csv that the checker accepts again."""
+    puzzle = get(puzzle_name)
+    rows = [r for r in tables.read_rows(results / f"{table}.csv")
+            if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
+    runs = [run for run in (stored(puzzle_name, n, r, params) for r in rows) if run.verified]
+    if not runs:
+        raise ValueError(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
+    sign = 1 if puzzle.sense == "min" else -1
+    return min(runs, key=lambda run: sign * run.value)
+
+
+def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
+    """Every picture the README shows, written to `out`."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = [plot_times(folder / TIMES, results)]
+    for file, puzzle, table, n, params in BOARDS:
+        written.append(Path(best_stored(puzzle, table, n, params, results).png(str(folder / file))))
+    return written

@@ -1,0 +1,99 @@
+"""`workbench showcase` (the main job, `make run`): one table per puzzle recomputed into a fresh run
+folder, then one summary line per table against the published values."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .pipeline import Run
+
+
+@dataclass
+class Case:
+    puzzle: str
+    n: str | None                     # the table's N, as on the command line
+    solver: str | None = None         # None: the puzzle's default
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return " ".join([self.puzzle, *(f"--{k}" for k, v in self.params.items() if v is True),
+                         *([f"--solver {self.solver}"] if self.solver else [])])
+
+
+# About 5 minutes on 2 cores (enigma82 N = 7 takes about 100 s and N = 8 is not proven in 10 min;
+# the cpsat proof of stones a(3) 94 to 136 s).
+CASES = [
+    Case("enigma144", "1..12"),
+    Case("enigma82", "1..7"),
+    Case("triangles", "1..10"),
+    Case("squares", "1..18", "search"),
+    Case("stones", "1..4"),
+    Case("stones", "1..3", "cpsat"),              # the box-free position model: a CP proof of a(3)
+    Case("percolation", "1..8"),
+    Case("percolation", "1..10", params={"permutation": True}),
+    Case("magic15", None),
+    Case("magic15", None, params={"pandiagonal": True}),
+]
+
+
+
+def run_folder(root: str | Path = "runs") -> Path:
+    """A fresh folder for this run's tables, named by the UTC time it started."""
+    base = Path(root) / time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    path, i = base, 1
+    while path.exists():
+        path, i = base.with_name(f"{base.name}-{i}"), i + 1
+    path.mkdir(parents=True)
+    return path
+
+
+def _values(values: list[Any]) -> str:
+    return " ".join("-" if v is None else str(v) for v in values)
+
+
+def differs_from_proven(run: Run) -> bool:
+    """The one failure of the main job: an answer other than a value the literature has proven."""
+    return run.published is not None and run.published.status == "PROVEN" and run.value != run.published.value
+
+
+def summary(case: Case, runs: list[Run]) -> dict[str, Any]:
+    """One line of the summary table: the workbench's values beside the published ones."""
+    ns = [run.n for run in runs if run.n is not None]
+    with_published = [run for run in runs if run.published is not None]
+    matched = sum(1 for run in with_published if run.match == "yes")
+    other = [f"N={run.n}: {run.match}" if run.n is not None else run.match
+             for run in with_published if run.match != "yes"]
+    return {
+        "puzzle": case.name,
+        "N": f"{min(ns)}..{max(ns)}" if ns else "-",
+        "workbench": _values([run.value for run in runs]),
+        "published": _values([None if run.published is None else run.published.value for run in runs]),
+        "match": f"{matched}/{len(with_published)}" + "".join(f"; {o}" for o in other),
+        "proven": f"{sum(1 for run in runs if run.proven)}/{len(runs)}",
+        "seconds": round(sum(run.seconds for run in runs), 1),
+        "backend": ", ".join(sorted({run.result.solver for run in runs})),
+    }
+
+
+def format_summary(lines: list[dict[str, Any]], width: int = 80) -> str:
+    """The summary as text within `width` columns: a line per table, then its values beside the
+    published ones, aligned N by N and wrapped."""
+    heads = ["puzzle", "N", "match", "proven", "seconds", "backend"]
+    sizes = [max(len(h), *(len(str(line[h])) for line in lines)) for h in heads]
+    out = ["  ".join(h.ljust(s) for h, s in zip(heads, sizes)).rstrip()]
+    for line in lines:
+        out.append("  ".join(str(line[h]).ljust(s) for h, s in zip(heads, sizes)).rstrip())
+        ours, theirs = line["workbench"].split(), line["published"].split()
+        cells = [max(len(a), len(b)) for a, b in zip(ours, theirs)]
+        start, used = 0, 12
+        for i, cell in enumerate(cells + [width]):          # the sentinel ends the last chunk
+            if used + cell + 1 > width:
+                for label, values in (("workbench", ours), ("published", theirs)):
+                    out.append(f"  {label} " + "".join(" " + v.rjust(c) for v, c in
+                                                       zip(values[start:i], cells[start:i])))
+                start, used = i, 12
+            used += cell + 1
+    return "\n".join(out)
