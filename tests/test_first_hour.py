@@ -137,3 +137,13 @@ def test_summary_table_has_the_columns_the_issue_asks_for(tmp_path):
     assert (line["workbench"], line["published"], line["match"], line["backend"]) == ("35", "35", "1/1", "search")
     with (tmp_path / "magic15.csv").open() as f:
         assert next(csv.DictReader(f))["verified"] == "True"
+
+
+def test_json_is_one_document_on_stdout_and_nothing_else(tmp_path):
+    out = tmp_path / "p.csv"
+    first = wb("table", "percolation", "--n", "3..5", "-o", str(out), "--json")
+    again = wb("table", "percolation", "--n", "4..6", "-o", str(out), "--json")
+    assert [r["count"] for r in json.loads(first.stdout)] == [14, 130, 1615]
+    assert [r["count"] for r in json.loads(again.stdout)] == [130, 1615, 23140]
+    counted = json.loads(wb("count", "percolation", "--n", "5", "--show", "1", "--json").stdout)
+    assert (counted["count"], counted["verified"], len(counted["solution"])) == (1615, True, 1)

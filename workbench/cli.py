@@ -15,7 +15,7 @@ from rich.table import Table
 from . import api, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle
-from .solvers import UnknownSolver, available_solvers, canonical, require
+from .solvers import UnknownSolver, available_solvers, canonical
 from .solvers.base import Options, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
@@ -82,6 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("-o", "--output", help="CSV file (default <results-dir>/<puzzle>.csv)")
     t.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     t.add_argument("--redo", action="store_true", help="recompute rows already in the file")
+    t.add_argument("--json", action="store_true", help="the rows as one JSON list on stdout, nothing else")
     k = sub.add_parser("compare", help="every backend on the same model and limit")
     common(k, many_solvers=True)
     k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv)")
@@ -229,16 +230,18 @@ def cmd_solve(args, count: bool = False) -> int:
 
 
 @contextmanager
-def _rows_printed(label: str, total: int) -> Iterator[api.OnRow]:
-    """A table's rows printed as they come (skipped ones marked), a progress bar on stderr meanwhile."""
+def _rows_printed(label: str, total: int, quiet: bool = False) -> Iterator[api.OnRow]:
+    """A table's rows printed as they come (skipped ones marked; none when `quiet`), a progress bar
+    on stderr meanwhile."""
     from rich.progress import Progress
 
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(label, total=total)
 
         def show(run: pipeline.Run, skipped: bool) -> None:
-            out.print(run.line() + ("  skipped (already in the file; --redo recomputes)" if skipped else ""),
-                      markup=False)
+            if not quiet:
+                out.print(run.line() + ("  skipped (already in the file; --redo recomputes)" if skipped else ""),
+                          markup=False)
             progress.advance(task)
 
         yield show
@@ -251,9 +254,12 @@ def cmd_table(args) -> int:
     params = _params(args, puzzle)
     formulation = api.table_formulation(puzzle, solver, args.formulation)
     path = api.table_path(puzzle, params, formulation, args.output, args.results_dir)
-    with _rows_printed(f"{path.stem} with {solver}", len(ns)) as show:
+    with _rows_printed(f"{path.stem} with {solver}", len(ns), args.json) as show:
         runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
-    out.print(f"{len(runs)} row(s) of {path} above")
+    if args.json:
+        print(json.dumps([run.record() for run in runs], default=str))
+    else:
+        out.print(f"{len(runs)} row(s) of {path} above")
     return 0
 
 

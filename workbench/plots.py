@@ -47,9 +47,8 @@ def plot_times(path: Path, results: Path = RESULTS) -> Path:
 
     puzzles = [(p, _timings(p.name, results)) for p in available() if p.needs_n]
     puzzles = [(p, t) for p, t in puzzles if t]
-    cols = 3
-    fig, axes = plt.subplots((len(puzzles) + cols - 1) // cols, cols, figsize=(15, 4.2 * ((len(puzzles) + 2) // 3)),
-                             squeeze=False)
+    rows = (len(puzzles) + 2) // 3
+    fig, axes = plt.subplots(rows, 3, figsize=(15, 4.2 * rows), squeeze=False)
     try:
         for ax, (puzzle, timings) in zip(axes.flat, puzzles):
             for solver, points in sorted(timings.items()):
