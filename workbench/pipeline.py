@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .puzzles import get, published
@@ -65,7 +66,7 @@ class Run:
         drawings = self.solution if self.counting else [self.solution]
         return "\n\n".join(puzzle.render(self.n, s, self.params) for s in drawings)
 
-    def png(self, path: str) -> str:
+    def png(self, path: str | Path) -> str:
         """The solution drawn as a PNG at `path` (returned)."""
         if self.solution is None:
             raise BadInput(f"{self.puzzle}: this run has no solution to draw")

@@ -8,6 +8,7 @@ from typing import Any
 from . import tables
 from .pipeline import Run, stored
 from .puzzles import available, get
+from .puzzles.base import BadInput
 
 RESULTS = Path("results")
 # (file name, puzzle, results table, n, params): the record boards the README shows
@@ -79,11 +80,12 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
     puzzle = get(puzzle_name)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
-    runs = [run for run in (stored(puzzle_name, n, r, params) for r in rows) if run.verified]
-    if not runs:
-        raise ValueError(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
+    checked = [(run.value, run) for run in (stored(puzzle_name, n, r, params) for r in rows)
+               if run.verified and run.value is not None]
+    if not checked:
+        raise BadInput(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
     sign = 1 if puzzle.sense == "min" else -1
-    return min(runs, key=lambda run: sign * run.value)
+    return min(checked, key=lambda pair: sign * pair[0])[1]
 
 
 def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:

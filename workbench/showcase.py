@@ -39,7 +39,6 @@ CASES = [
 ]
 
 
-
 def run_folder(root: str | Path = "runs") -> Path:
     """A fresh folder for this run's tables, named by the UTC time it started."""
     base = Path(root) / time.strftime("%Y%m%d-%H%M%S", time.gmtime())
