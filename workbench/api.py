@@ -144,9 +144,8 @@ def table(puzzle: str, n: int | str | Iterable[int] | None = None, solver: str |
     return run_table(p, ns, chosen, _options(time_limit, threads, seed), formulation, params, path, redo, on_row)
 
 
-def compare(puzzle: str, n: int | None = None, solvers: Iterable[str] = ("highs", "maxsat"),
-            time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
-            **params: Any) -> list[Run]:
+def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+            threads: int = 2, seed: int = 0, formulation: str | None = None, **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
     that cannot run gives a run with status `error` and the others go on."""
     p = get(puzzle)
