@@ -13,8 +13,9 @@ from rich.table import Table
 from . import pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle
-from .solvers import UnknownSolver, available_solvers, canonical, require
-from .solvers.base import Options, Status, Unavailable, clean_number
+from .solvers import UnknownSolver, available_solvers, canonical, known, require
+from .puzzles.base import Verdict
+from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -27,27 +28,38 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def n_range(text: str) -> list[int]:
-    """'6', '1..10' or '3,5,7'."""
+def n_range(text: str, puzzle: Puzzle) -> Sequence[int]:
+    """'6', '1..10' or '3,5,7', each N within the puzzle's range (checked before any list is built)."""
     try:
         if ".." in text:
             a, b = text.split("..")
-            return list(range(int(a), int(b) + 1))
-        return [int(x) for x in text.split(",")]
+            ns: Sequence[int] = range(int(a), int(b) + 1)
+        else:
+            ns = [int(x) for x in text.split(",")]
     except ValueError:
         raise BadInput(f"bad --n '{text}': use N, A..B or a comma list") from None
+    if not ns:
+        raise BadInput(f"--n '{text}' is an empty range")
+    for n in (ns[0], ns[-1]) if isinstance(ns, range) else (min(ns), max(ns)):
+        puzzle.validate(n, {})
+    return ns
 
 
-def positive(kind):
+def number(kind: type, low: float, high: float, what: str = "a number"):
+    """An argparse type: a finite number of `kind` in [low, high] (nan, inf and 1e400 are not)."""
     def parse(text: str):
         try:
             value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive: '{text}'")
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"not {what}: '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low:g} to {high:g}, got '{text}'")
         return value
     return parse
+
+
+TIME_LIMIT = number(float, 0.01, 1e7, "a positive number of seconds")
+THREADS = number(int, 1, 64, "a positive number of threads")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,9 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--solvers", required=True, help="comma list, e.g. highs,cbc,maxsat")
         else:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
-        q.add_argument("--time-limit", type=positive(float), default=60.0, help="seconds (default 60)")
-        q.add_argument("--threads", type=positive(int), default=2)
-        q.add_argument("--seed", type=int, default=0)
+        q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
+        q.add_argument("--threads", type=THREADS, default=2)
+        q.add_argument("--seed", type=number(int, 0, 2**32 - 1, "a seed"), default=0)
         q.add_argument("--formulation", help="model formulation (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -84,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("count", help="count all solutions (counting puzzles)")
     common(c)
     c.add_argument("--json", action="store_true")
-    c.add_argument("--show", type=int, default=0, help="draw K example solutions")
+    c.add_argument("--show", type=number(int, 0, 100, "a count"), default=0, help="draw K example solutions")
     c.add_argument("--png", help="write a PNG drawing of the example solutions")
     t = sub.add_parser("table", help="a row per N appended to results/<puzzle>.csv; reruns resume")
     common(t, many_n=True)
@@ -117,31 +129,53 @@ def _puzzle_options():
 
 
 def _params(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
-    params: dict[str, Any] = {}
+    """The puzzle's parameters from its flags and `--set KEY=VALUE`, each of its option's type."""
+    given: dict[str, Any] = {}
     for item in args.set:
         key, eq, value = item.partition("=")
         if not eq:
             raise BadInput(f"--set wants KEY=VALUE, got '{item}'")
-        try:
-            params[key] = json.loads(value)
-        except ValueError:
-            params[key] = value
-    known = {o.dest: o for o in puzzle.options}
+        given[key] = value
+    known = {o.dest for o in puzzle.options}
     for opt in _puzzle_options():
         value = getattr(args, opt.dest, None)
         if value is None:
             continue
         if opt.dest not in known:
             raise BadInput(f"{opt.flag} does not apply to {puzzle.name}")
-        params[opt.dest] = value
-    for key in params:
+        given[opt.dest] = value
+    return puzzle_params(puzzle, given)
+
+
+def puzzle_params(puzzle: Puzzle, given: dict[str, Any]) -> dict[str, Any]:
+    """Typed parameters with the options' defaults; BadInput for an unknown key or a wrong value."""
+    known = {o.dest: o for o in puzzle.options}
+    for key in given:
         if key not in known:
             raise BadInput(f"{puzzle.name} has no parameter '{key}' "
                            f"(known: {', '.join(known) or 'none'})")
+    params = {key: known[key].coerce(value) for key, value in given.items()}
     for opt in puzzle.options:
         if opt.dest not in params and opt.default is not None:
             params[opt.dest] = opt.default
     return params
+
+
+def writable(path: str | Path) -> Path:
+    """An output file checked before the solve, so that a bad path never loses a computed result."""
+    path = Path(path)
+    if path.is_dir():
+        raise BadInput(f"cannot write {path}: it is a directory")
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a"):
+            pass
+    except OSError as e:
+        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
+    if not existed:
+        path.unlink()
+    return path
 
 
 def _options(args: argparse.Namespace, count: bool = False) -> Options:
@@ -157,9 +191,11 @@ def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
     if args.n is None:
         raise BadInput(f"{puzzle.name} needs --n")
     try:
-        return int(args.n)
+        n = int(args.n)
     except ValueError:
         raise BadInput(f"--n must be an integer, got '{args.n}'") from None
+    puzzle.validate(n, {})
+    return n
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -202,8 +238,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
     if r.count is not None and not run.counting:
         out.print(f"optimal solutions counted: {r.count}")
-    if r.message and (r.status in (Status.ERROR, Status.UNKNOWN, Status.FEASIBLE) or r.count is not None):
-        out.print(f"note: {r.message}")
+    if r.message:
+        out.print(f"note: {r.message}", markup=False)
     if show_drawing and r.solution is not None:
         drawings = r.solution if run.counting else [r.solution]
         for i, s in enumerate(drawings):
@@ -226,16 +262,18 @@ def cmd_solve(args, count: bool = False) -> int:
             raise BadInput(f"{puzzle.name} counts with a model backend and the "
                            f"{'/'.join(puzzle.count_formulations)} formulation")
     n = _single_n(args, puzzle)
+    pipeline.plan(puzzle.name, n, solver, args.formulation, _params(args, puzzle), count)
     require(solver)
+    png = writable(args.png) if getattr(args, "png", None) else None
     run = _run_one(args, puzzle, n, solver, count)
-    if getattr(args, "png", None) and run.result.solution is not None:
-        puzzle.png(n, run.result.solution, args.png, run.params)
     if args.json:
         print(json.dumps(run.record(), default=str))
     else:
         _print_run(run, puzzle)
-        if getattr(args, "png", None) and run.result.solution is not None:
-            out.print(f"drawing written to {args.png}")
+    if png is not None and run.result.solution is not None:
+        puzzle.png(n, run.result.solution, str(png), run.params)
+        if not args.json:
+            out.print(f"drawing written to {png}")
     return 0 if run.result.status != Status.ERROR else 1
 
 
@@ -245,21 +283,24 @@ def cmd_table(args) -> int:
     puzzle = get(args.puzzle)
     if puzzle.needs_n and args.n is None:
         raise BadInput(f"{puzzle.name} needs --n")
-    ns = n_range(args.n) if puzzle.needs_n else [None]
-    for n in ns:
-        puzzle.validate(n, {})
+    if not puzzle.needs_n and args.n is not None:
+        raise BadInput(f"{puzzle.name} takes no --n")
+    ns = n_range(args.n, puzzle) if puzzle.needs_n else [None]
     solver = canonical(args.solver or puzzle.default_solver)
-    require(solver)
     params = _params(args, puzzle)
-    formulation = args.formulation if args.formulation and solver != "search" else puzzle.formulation_for(solver)
-    key = puzzle.variant(params, formulation)
-    path = Path(args.output) if args.output else RESULTS / f"{key}.csv"
-    done = set() if args.redo else tables.done_keys(tables.read_rows(path))
+    formulation = args.formulation or puzzle.formulation_for(solver)
     count = puzzle.is_count(formulation)
+    for n in ns:
+        solver, formulation = pipeline.plan(puzzle.name, n, solver, args.formulation, params, count)
+    require(solver)
+    key = puzzle.variant(params, formulation)
+    path = writable(args.output if args.output else RESULTS / f"{key}.csv")
+    setting = puzzle.setting(params)
+    done = set() if args.redo else tables.done_keys(tables.read_rows(path))
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(f"{key} with {solver}", total=len(ns))
         for n in ns:
-            k = (puzzle.name, key, "" if n is None else str(n), formulation, solver)
+            k = (puzzle.name, key, "" if n is None else str(n), formulation, solver, setting)
             if k in done:
                 out.print(f"N={n}: already in {path}, skipped (--redo recomputes)")
                 progress.advance(task)
@@ -267,11 +308,17 @@ def cmd_table(args) -> int:
             progress.update(task, description=f"{key} N={n} with {solver}")
             run = _run_one(args, puzzle, n, solver, count)
             rec = run.record()
-            tables.append_row(path, tables.row_from_record(rec))
+            row = tables.row_from_record(rec)
+            if not tables.finished(row):
+                stored = "  not stored: a rerun tries it again"
+            elif tables.append_row(path, row, once=not args.redo):
+                stored = ""
+            else:
+                stored = "  not stored: another run stored this N meanwhile"
             value = run.value if run.value is not None else "-"
             pub = "" if run.published is None else f"  published {run.published.value} ({run.published.status})"
             out.print(f"{'N=' + str(n) if n is not None else puzzle.name}: {value}  {rec['status']}  bound {rec['bound'] if rec['bound'] is not None else '-'}"
-                      f"  {rec['seconds']:.2f} s  verified {run.verified}{pub}  {run.match}")
+                      f"  {rec['seconds']:.2f} s  verified {run.verified}{pub}  {run.match}{stored}", markup=False)
             progress.advance(task)
     out.print(f"rows in {path}")
     return 0
@@ -305,12 +352,18 @@ def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     solvers = [canonical(s.strip()) for s in args.solvers.split(",") if s.strip()]
+    if not solvers:
+        raise BadInput("--solvers names no backend")
     count = puzzle.is_count(args.formulation or "")
+    params = _params(args, puzzle)
+    for solver in solvers:     # every request checked before the first backend runs
+        pipeline.plan(puzzle.name, n, solver, args.formulation, params, count)
+        known(solver)
+    path = writable(args.output if args.output else RESULTS / f"compare-{puzzle.name}-n{n}.csv")
     runs = []
     for solver in solvers:
         err.print(f"running {solver} ...")
         runs.append(_run_one(args, puzzle, n, solver, count))
-    path = Path(args.output) if args.output else RESULTS / f"compare-{puzzle.name}-n{n}.csv"
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
@@ -336,9 +389,13 @@ def cmd_export(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     params = _params(args, puzzle)
-    puzzle.validate(n, params)
+    if args.solver:
+        known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = {"wcnf": "maxsat", "mzn": "minizinc"}.get(args.format, "highs")
-    model = puzzle.model(n, args.formulation or puzzle.formulation_for(made_for), params)
+    _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
+    for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
+        writable(target)
+    model = puzzle.model(n, formulation, params)
     try:
         files = write(model, args.format, args.output)
     except ValueError as e:
@@ -348,30 +405,102 @@ def cmd_export(args) -> int:
 
 
 def cmd_verify(args) -> int:
+    """Check a saved solution, and every claim its record makes about it."""
     puzzle = get(args.puzzle)
     try:
-        data = json.loads(Path(args.file).read_text())
+        data = json.loads(Path(args.file).read_bytes())
     except FileNotFoundError:
         raise BadInput(f"no such file: {args.file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise BadInput(f"{args.file} is not JSON ({e})") from None
-    n = data.get("n") if isinstance(data, dict) and args.n is None else _single_n(args, puzzle)
-    solution = data["solution"] if isinstance(data, dict) and "solution" in data else data
-    params = _params(args, puzzle)
-    if isinstance(data, dict) and isinstance(data.get("params"), dict):
-        params = {**{k: v for k, v in data["params"].items() if k in {o.dest for o in puzzle.options}},
-                  **params}
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise BadInput(f"{args.file} is not JSON ({str(e).splitlines()[0]})") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {args.file}: {e.strerror or e}") from None
+    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
+    if record.get("puzzle", puzzle.name) != puzzle.name:
+        raise BadInput(f"{args.file} is a record of {record['puzzle']!r}, not {puzzle.name}")
+    if args.solver:
+        known(args.solver)       # verify runs no backend, but a wrong name is still an error
+    n = _single_n(args, puzzle) if args.n is not None or not puzzle.needs_n else record.get("n")
+    if record.get("n", n) != n:
+        raise BadInput(f"{args.file} is a record of n = {record['n']!r}, not {n}")
+    saved = record.get("params", {})
+    if not isinstance(saved, dict):
+        raise BadInput(f"{args.file}: params is not an object")
+    params = {**puzzle_params(puzzle, {k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}}),
+              **_params(args, puzzle)}
     puzzle.validate(n, params)
-    verdict = puzzle.check(n, solution, params)
-    out.print(puzzle.render(n, solution, params), markup=False)
-    out.print(("[green]valid[/]: " if verdict.ok else "[red]INVALID[/]: ") + verdict.message)
-    return 0 if verdict.ok else 1
+    counting = puzzle.can_count and isinstance(record["solution"], list)     # a count's examples
+    verdict = _checked(puzzle, n, record["solution"], params, counting)
+    if verdict.message.startswith("malformed"):
+        raise BadInput(f"{args.file}: {verdict.message}")
+    if verdict.ok and not counting:
+        out.print(puzzle.render(n, record["solution"], params), markup=False)
+    false_claims = [] if not verdict.ok else _false_claims(puzzle, n, record, verdict, params, counting)
+    for claim in false_claims:
+        out.print(f"[red]FALSE CLAIM[/]: {claim}")
+    ok = verdict.ok and not false_claims
+    out.print(("[green]valid[/]: " if ok else "[red]INVALID[/]: ") + verdict.message, markup=False)
+    return 0 if ok else 1
+
+
+def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: dict[str, Any], counting: bool) -> Verdict:
+    """The checker's verdict; a solution it cannot even read is malformed."""
+    try:
+        if counting:
+            if not isinstance(solution, list):
+                return Verdict(False, "malformed solution: a count's examples are a list")
+            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
+            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
+        return puzzle.check(n, solution, params)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
+
+
+def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
+                  params: dict[str, Any], counting: bool) -> list[str]:
+    """What a record says about a valid solution that the checker's measure does not bear out:
+    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
+    def claim(key: str, kind: tuple[type, ...]) -> Any:
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise BadInput(f"malformed record: {key} is {value!r}")
+        return value
+
+    objective, bound = claim("objective", (int, float)), claim("bound", (int, float))
+    status_text, match = claim("status", (str,)), claim("match", (str,))
+    if status_text is None:
+        return []        # a bare solution claims nothing
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
+    false = []
+    measured = verdict.objective
+    if not counting and measured is not None and objective != measured:
+        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
+    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
+        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
+    sign = 1 if puzzle.sense == "min" else -1
+    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
+        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
+    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        false.append(f"proven, with status {status}")
+    if match is not None:
+        table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
+        run = pipeline.Run(puzzle.name, n, "", Result(status, measured if not counting else None, bound,
+                                                      count=record.get("count")),
+                           verdict, published(table_key, n), params=params, counting=counting)
+        if match != run.match:
+            false.append(f"match {match!r}, but the measured value gives {run.match!r}")
+    return false
 
 
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    return run_bench(args.puzzle, args.solver, args.label, Path(args.output), out)
+    for name in args.puzzle or []:
+        get(name)
+    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -385,6 +514,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadInput, UnknownSolver, Unavailable) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
+    except OSError as e:       # say, a disk that filled up during a table: the rows written are whole
+        sys.stderr.write(f"workbench: error: {e}\n")
+        return 1
     except KeyboardInterrupt:
         sys.stderr.write("workbench: interrupted; rows already written are kept\n")
         return 130
