@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -12,9 +13,8 @@ from rich.table import Table
 
 from . import pipeline, tables
 from .puzzles import available, get, published
-from .puzzles.base import BadInput, Puzzle
+from .puzzles.base import BadInput, Puzzle, Verdict
 from .solvers import UnknownSolver, available_solvers, canonical, known, require
-from .puzzles.base import Verdict
 from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
@@ -53,7 +53,7 @@ def number(kind: type, low: float, high: float, what: str = "a number"):
         except (ValueError, OverflowError):
             raise argparse.ArgumentTypeError(f"not {what}: '{text}'") from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {what} from {low:g} to {high:g}, got '{text}'")
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got '{text}'")
         return value
     return parse
 
@@ -162,19 +162,19 @@ def puzzle_params(puzzle: Puzzle, given: dict[str, Any]) -> dict[str, Any]:
 
 
 def writable(path: str | Path) -> Path:
-    """An output file checked before the solve, so that a bad path never loses a computed result."""
+    """An output file checked before the solve, so that a bad path never loses a computed result
+    (a file not there yet is not created: the folder must take a file)."""
     path = Path(path)
     if path.is_dir():
         raise BadInput(f"cannot write {path}: it is a directory")
-    existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a"):
-            pass
+        if path.exists():
+            path.open("a").close()
+        else:
+            tempfile.TemporaryFile(dir=path.parent).close()
     except OSError as e:
         raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
-    if not existed:
-        path.unlink()
     return path
 
 
@@ -466,7 +466,7 @@ def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict
             raise BadInput(f"malformed record: {key} is {value!r}")
         return value
 
-    objective, bound = claim("objective", (int, float)), claim("bound", (int, float))
+    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
     status_text, match = claim("status", (str,)), claim("match", (str,))
     if status_text is None:
         return []        # a bare solution claims nothing
@@ -488,7 +488,7 @@ def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict
     if match is not None:
         table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
         run = pipeline.Run(puzzle.name, n, "", Result(status, measured if not counting else None, bound,
-                                                      count=record.get("count")),
+                                                      count=count),
                            verdict, published(table_key, n), params=params, counting=counting)
         if match != run.match:
             false.append(f"match {match!r}, but the measured value gives {run.match!r}")
