@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from workbench import pipeline
 from workbench.cli import main
 from workbench.puzzles.magic15 import BENCH_START
 from workbench.solvers.base import Incumbent, Options, Result, Status
+from workbench.solvers import runner
 from workbench.solvers.runner import Tracker
 
 PY = sys.executable
@@ -262,3 +264,26 @@ def test_a_worker_exits_when_its_parent_is_killed():
         os.kill(worker, 9)
         pytest.fail("the worker outlived its parent")
     assert "Traceback" not in parent.stderr.read()
+
+
+def test_a_killed_workers_incumbents_survive(monkeypatch):
+    """The worker is killed right after its first incumbent: the run keeps that board, checked."""
+    arrived = threading.Event()
+    update = runner.Tracker.update
+
+    def watched(self, incumbent):       # the real update, and a signal that an incumbent came
+        update(self, incumbent)
+        if incumbent.objective is not None:
+            arrived.set()
+
+    monkeypatch.setattr(runner.Tracker, "update", watched)
+    runs: list[pipeline.Run] = []
+    solving = threading.Thread(target=lambda: runs.append(
+        pipeline.solve("stones", 5, "search", Options(time_limit=300, threads=2))))
+    solving.start()
+    assert arrived.wait(300)
+    runner._workers["search"].process.kill()
+    solving.join(60)
+    r = runs[0].result
+    assert r.status == Status.FEASIBLE and "died" in r.message and runs[0].verified
+    assert runs[0].value == runs[0].verdict.objective
