@@ -33,7 +33,8 @@ def grace(time_limit: float) -> float:
 
 def _die_with_parent(parent: int) -> None:
     """A worker whose parent is gone has no one to report to: the kernel kills it with its parent
-    (Linux), and it exits at once if the parent died before this point."""
+    (Linux), and it exits at once if the parent died before this point. (The kernel acts when the
+    parent's thread that started the worker ends; a later run then starts a fresh worker.)"""
     try:
         import ctypes
         import signal
