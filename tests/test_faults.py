@@ -121,14 +121,20 @@ def test_sigkill_of_the_worker_at_random_moments(tmp_path):
     p = start(out)
     kills = 0
     while p.poll() is None and kills < 3:
-        time.sleep(moments.uniform(0.5, 1.5))
         try:
             children = Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()
         except FileNotFoundError:
             break
+        if not children:               # no worker yet (the parent is starting, or starts a new one)
+            time.sleep(0.02)
+            continue
+        time.sleep(moments.uniform(0.0, 0.4))
         for child in children:
-            os.kill(int(child), signal.SIGKILL)
-            kills += 1
+            try:
+                os.kill(int(child), signal.SIGKILL)
+                kills += 1
+            except ProcessLookupError:
+                pass
     _, err = p.communicate()
     assert p.returncode == 0 and "Traceback" not in err, err
     assert kills > 0
