@@ -8,17 +8,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 from . import tables
-from .pipeline import Run, solve as run_pipeline, stored
+from .pipeline import Run, plan, solve as run_pipeline, stored
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
 from .solvers import canonical, require
 from .solvers.base import Options
 
 RESULTS = Path("results")
-OnRow = Callable[[Run, bool], None]      # called with each row of a table and whether it was skipped
+OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
+SKIPPED = "skipped (already in the file; --redo recomputes)"
 
 
 def puzzle_params(puzzle: Puzzle, params: dict[str, Any]) -> dict[str, Any]:
@@ -27,7 +28,8 @@ def puzzle_params(puzzle: Puzzle, params: dict[str, Any]) -> dict[str, Any]:
     for key in params:
         if key not in known:
             raise BadInput(f"{puzzle.name} has no parameter '{key}' (known: {', '.join(known) or 'none'})")
-    return {**{o.dest: o.default for o in puzzle.options if o.default is not None}, **params}
+    typed = {key: known[key].coerce(value) for key, value in params.items()}
+    return {**{o.dest: o.default for o in puzzle.options if o.default is not None}, **typed}
 
 
 def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
@@ -44,30 +46,34 @@ def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formula
     return chosen
 
 
-def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> list[int | None]:
-    """A table's N: an int, a range or list, or the command line's 'A..B' / 'A,B,C'."""
+def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[int | None]:
+    """A table's N: an int, a range or list, or the command line's 'A..B' / 'A,B,C', each within
+    the puzzle's range (a range's ends are checked before anything is built from it)."""
     if not puzzle.needs_n:
         if n is not None:
             raise BadInput(f"{puzzle.name} takes no --n")
         return [None]
     if n is None:
         raise BadInput(f"{puzzle.name} needs --n")
+    ns: Sequence[int]
     if isinstance(n, int):
         ns = [n]
     elif isinstance(n, str):
         try:
             if ".." in n:
                 a, b = n.split("..")
-                ns = list(range(int(a), int(b) + 1))
+                ns = range(int(a), int(b) + 1)
             else:
                 ns = [int(x) for x in n.split(",")]
         except ValueError:
             raise BadInput(f"bad --n '{n}': use N, A..B or a comma list") from None
     else:
-        ns = [int(x) for x in n]
-    for value in ns:
+        ns = n if isinstance(n, range) else [int(x) for x in n]
+    if not ns:
+        raise BadInput(f"--n '{n}' is an empty range")
+    for value in (ns[0], ns[-1]) if isinstance(ns, range) else ns:
         puzzle.validate(value, {})
-    return list(ns)
+    return ns
 
 
 def _options(time_limit: float, threads: int, seed: int, verbose: bool = False, count: bool = False,
@@ -102,31 +108,43 @@ def table_path(puzzle: Puzzle, params: dict[str, Any], formulation: str, output:
     return Path(output) if output else Path(results_dir) / f"{puzzle.variant(params, formulation)}.csv"
 
 
-def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None) -> str:
-    """The formulation named (the native search has its own), else the one made for the backend."""
-    return formulation if formulation and solver != "search" else puzzle.formulation_for(solver)
+def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: dict[str, Any],
+                      ns: Sequence[int | None]) -> str:
+    """The formulation named, else the one made for the backend; every N's request is checked
+    before the first run, so that bad input never interrupts a table halfway."""
+    chosen = formulation or puzzle.formulation_for(solver)
+    count = puzzle.is_count(chosen)
+    for n in ns:
+        _, chosen = plan(puzzle.name, n, solver, formulation, params, count)
+    return chosen
 
 
-def run_table(puzzle: Puzzle, ns: list[int | None], solver: str, options: Options, formulation: str,
+def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Options, formulation: str,
               params: dict[str, Any], path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to `path` as soon as it is done; rows already there are skipped (read
     back and checked again) unless `redo`. The command line's `table` and the API share this loop."""
     count = puzzle.is_count(formulation)
     options = replace(options, count=count)
     rows = [] if redo else tables.read_rows(path)
-    finished = {tables.key_of(r): r for r in rows if tables.done_keys([r])}
+    finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
+    variant, setting = puzzle.variant(params, formulation), puzzle.setting(params)
     runs = []
     for n in ns:
-        key = (puzzle.name, puzzle.variant(params, formulation), "" if n is None else str(n), formulation, solver)
-        skipped = key in finished
-        if skipped:
-            run = stored(puzzle.name, n, finished[key], params, count)
+        key = (puzzle.name, variant, "" if n is None else str(n), formulation, solver, setting)
+        if key in finished:
+            run, note = stored(puzzle.name, n, finished[key], params, count), SKIPPED
         else:
             run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
-            tables.append_row(path, tables.row_from_record(run.record()))
+            row = tables.row_from_record(run.record())
+            if not tables.finished(row):
+                note = "not stored: a rerun tries it again"
+            elif tables.append_row(path, row, once=not redo):
+                note = ""
+            else:
+                note = "not stored: another run stored this N meanwhile"
         runs.append(run)
         if on_row:
-            on_row(run, skipped)
+            on_row(run, note)
     return runs
 
 
@@ -139,7 +157,7 @@ def table(puzzle: str, n: int | str | Iterable[int] | None = None, solver: str |
     ns = n_values(p, n)
     chosen = pick_solver(p, solver)
     params = puzzle_params(p, params)
-    formulation = table_formulation(p, chosen, formulation)
+    formulation = table_formulation(p, chosen, formulation, params, ns)
     path = table_path(p, params, formulation, output, results_dir)
     return run_table(p, ns, chosen, _options(time_limit, threads, seed), formulation, params, path, redo, on_row)
 

@@ -8,7 +8,7 @@ from rich.console import Console
 
 from . import pipeline
 from .puzzles import available
-from .puzzles.base import BenchCase, Puzzle
+from .puzzles.base import BadInput, BenchCase, Puzzle
 from .solvers import canonical
 from .solvers.base import Options, Status
 from .tables import append_row
@@ -50,15 +50,13 @@ def run_case(case: BenchCase, path: Path, console: Console) -> None:
 def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str | None, path: Path,
               console: Console) -> int:
     wanted = {canonical(s) for s in solvers} if solvers else None
-    for puzzle in available():
-        if puzzles and puzzle.name not in puzzles:
-            continue
-        for case in puzzle.bench_cases():
-            if wanted and canonical(case.solver) not in wanted:
-                continue
-            if label and label not in case.label:
-                continue
-            run_case(case, path, console)
+    cases = [case for puzzle in available() if not puzzles or puzzle.name in puzzles
+             for case in puzzle.bench_cases()
+             if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)]
+    if not cases:
+        raise BadInput("no bench case matches these --puzzle, --solver and --label")
+    for case in cases:
+        run_case(case, path, console)
     console.print(f"figures appended to {path}")
     return 0
 

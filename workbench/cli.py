@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Sequence
@@ -14,9 +15,9 @@ from rich.table import Table
 
 from . import api, pipeline, tables
 from .puzzles import available, get, published
-from .puzzles.base import BadInput, Puzzle
-from .solvers import UnknownSolver, available_solvers, canonical
-from .solvers.base import Options, Status, Unavailable, clean_number
+from .puzzles.base import BadInput, Puzzle, Verdict
+from .solvers import UnknownSolver, available_solvers, canonical, known
+from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
@@ -29,16 +30,21 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def positive(kind):
+def number(kind: type, low: float, high: float, what: str = "a number"):
+    """An argparse type: a finite number of `kind` in [low, high] (nan, inf and 1e400 are not)."""
     def parse(text: str):
         try:
             value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive: '{text}'")
+        except (ValueError, OverflowError):
+            raise argparse.ArgumentTypeError(f"not {what}: '{text}'") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got '{text}'")
         return value
     return parse
+
+
+TIME_LIMIT = number(float, 0.01, 1e7, "a positive number of seconds")
+THREADS = number(int, 1, 64, "a positive number of threads")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,9 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--solvers", required=True, help="comma list, e.g. highs,cbc,maxsat")
         else:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
-        q.add_argument("--time-limit", type=positive(float), default=60.0, help="seconds (default 60)")
-        q.add_argument("--threads", type=positive(int), default=2)
-        q.add_argument("--seed", type=int, default=0)
+        q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
+        q.add_argument("--threads", type=THREADS, default=2)
+        q.add_argument("--seed", type=number(int, 0, 2**32 - 1, "a seed"), default=0)
         q.add_argument("--formulation", help="model formulation (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -97,8 +103,8 @@ def build_parser() -> argparse.ArgumentParser:
     w = sub.add_parser("showcase", help="the main job: one table per puzzle recomputed, then a summary")
     w.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     w.add_argument("--results-dir", help="folder for the tables (default: a fresh runs/<time>/)")
-    w.add_argument("--time-limit", type=positive(float), default=600.0, help="seconds per run (default 600)")
-    w.add_argument("--threads", type=positive(int), default=2)
+    w.add_argument("--time-limit", type=TIME_LIMIT, default=600.0, help="seconds per run (default 600)")
+    w.add_argument("--threads", type=THREADS, default=2)
     g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards")
     g.add_argument("--out", default="docs", help="folder (default docs/)")
     b = sub.add_parser("bench", help="the canonical performance cases; figures to results/bench.csv")
@@ -118,24 +124,39 @@ def _puzzle_options():
 
 
 def _params(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
-    params: dict[str, Any] = {}
+    """The puzzle's parameters from its flags and `--set KEY=VALUE`, each of its option's type."""
+    given: dict[str, Any] = {}
     for item in args.set:
         key, eq, value = item.partition("=")
         if not eq:
             raise BadInput(f"--set wants KEY=VALUE, got '{item}'")
-        try:
-            params[key] = json.loads(value)
-        except ValueError:
-            params[key] = value
-    known = {o.dest: o for o in puzzle.options}
+        given[key] = value
+    known = {o.dest for o in puzzle.options}
     for opt in _puzzle_options():
         value = getattr(args, opt.dest, None)
         if value is None:
             continue
         if opt.dest not in known:
             raise BadInput(f"{opt.flag} does not apply to {puzzle.name}")
-        params[opt.dest] = value
-    return api.puzzle_params(puzzle, params)
+        given[opt.dest] = value
+    return api.puzzle_params(puzzle, given)
+
+
+def writable(path: str | Path) -> Path:
+    """An output file checked before the solve, so that a bad path never loses a computed result
+    (a file not there yet is not created: the folder must take a file)."""
+    path = Path(path)
+    if path.is_dir():
+        raise BadInput(f"cannot write {path}: it is a directory")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            path.open("a").close()
+        else:
+            tempfile.TemporaryFile(dir=path.parent).close()
+    except OSError as e:
+        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
+    return path
 
 
 def _options(args: argparse.Namespace, count: bool = False) -> Options:
@@ -151,9 +172,11 @@ def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
     if args.n is None:
         raise BadInput(f"{puzzle.name} needs --n")
     try:
-        return int(args.n)
+        n = int(args.n)
     except ValueError:
         raise BadInput(f"--n must be an integer, got '{args.n}'") from None
+    puzzle.validate(n, {})
+    return n
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -199,8 +222,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
     if r.count is not None and not run.counting:
         out.print(f"optimal solutions counted: {r.count}")
-    if r.message and (r.status in (Status.ERROR, Status.UNKNOWN, Status.FEASIBLE) or r.count is not None):
-        out.print(f"note: {r.message}")
+    if r.message:
+        out.print(f"note: {r.message}", markup=False)
     if show_drawing and r.solution is not None:
         drawings = r.solution if run.counting else [r.solution]
         for i, s in enumerate(drawings):
@@ -217,15 +240,17 @@ def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
     solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
     n = _single_n(args, puzzle)
+    pipeline.plan(puzzle.name, n, solver, args.formulation, _params(args, puzzle), count)
+    png = writable(args.png) if getattr(args, "png", None) else None
     run = _run_one(args, puzzle, n, solver, count)
-    if getattr(args, "png", None) and run.result.solution is not None:
-        puzzle.png(n, run.result.solution, args.png, run.params)
     if args.json:
         print(json.dumps(run.record(), default=str))
     else:
         _print_run(run, puzzle)
-        if getattr(args, "png", None) and run.result.solution is not None:
-            out.print(f"drawing written to {args.png}")
+    if png is not None and run.result.solution is not None:
+        puzzle.png(n, run.result.solution, str(png), run.params)
+        if not args.json:
+            out.print(f"drawing written to {png}")
     return 0 if run.result.status != Status.ERROR else 1
 
 
@@ -238,10 +263,9 @@ def _rows_printed(label: str, total: int, quiet: bool = False) -> Iterator[api.O
     with Progress(console=err, transient=True) as progress:
         task = progress.add_task(label, total=total)
 
-        def show(run: pipeline.Run, skipped: bool) -> None:
+        def show(run: pipeline.Run, note: str) -> None:
             if not quiet:
-                out.print(run.line() + ("  skipped (already in the file; --redo recomputes)" if skipped else ""),
-                          markup=False)
+                out.print(run.line() + (f"  {note}" if note else ""), markup=False)
             progress.advance(task)
 
         yield show
@@ -252,8 +276,8 @@ def cmd_table(args) -> int:
     ns = api.n_values(puzzle, args.n)
     solver = api.pick_solver(puzzle, args.solver)
     params = _params(args, puzzle)
-    formulation = api.table_formulation(puzzle, solver, args.formulation)
-    path = api.table_path(puzzle, params, formulation, args.output, args.results_dir)
+    formulation = api.table_formulation(puzzle, solver, args.formulation, params, ns)
+    path = writable(api.table_path(puzzle, params, formulation, args.output, args.results_dir))
     with _rows_printed(f"{path.stem} with {solver}", len(ns), args.json) as show:
         runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
     if args.json:
@@ -317,12 +341,18 @@ def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     solvers = [canonical(s.strip()) for s in args.solvers.split(",") if s.strip()]
+    if not solvers:
+        raise BadInput("--solvers names no backend")
     count = puzzle.is_count(args.formulation or "")
+    params = _params(args, puzzle)
+    for solver in solvers:     # every request checked before the first backend runs
+        pipeline.plan(puzzle.name, n, solver, args.formulation, params, count)
+        known(solver)
+    path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = []
     for solver in solvers:
         err.print(f"running {solver} ...")
         runs.append(_run_one(args, puzzle, n, solver, count))
-    path = Path(args.output) if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv"
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
@@ -348,9 +378,13 @@ def cmd_export(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     params = _params(args, puzzle)
-    puzzle.validate(n, params)
+    if args.solver:
+        known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = {"wcnf": "maxsat", "mzn": "minizinc"}.get(args.format, "highs")
-    model = puzzle.model(n, args.formulation or puzzle.formulation_for(made_for), params)
+    _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
+    for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
+        writable(target)
+    model = puzzle.model(n, formulation, params)
     try:
         files = write(model, args.format, args.output)
     except ValueError as e:
@@ -360,24 +394,94 @@ def cmd_export(args) -> int:
 
 
 def cmd_verify(args) -> int:
+    """Check a saved solution, and every claim its record makes about it."""
     puzzle = get(args.puzzle)
     try:
-        data = json.loads(Path(args.file).read_text())
+        data = json.loads(Path(args.file).read_bytes())
     except FileNotFoundError:
         raise BadInput(f"no such file: {args.file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise BadInput(f"{args.file} is not JSON ({e})") from None
-    n = data.get("n") if isinstance(data, dict) and args.n is None else _single_n(args, puzzle)
-    solution = data["solution"] if isinstance(data, dict) and "solution" in data else data
-    params = _params(args, puzzle)
-    if isinstance(data, dict) and isinstance(data.get("params"), dict):
-        params = {**{k: v for k, v in data["params"].items() if k in {o.dest for o in puzzle.options}},
-                  **params}
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise BadInput(f"{args.file} is not JSON ({str(e).splitlines()[0]})") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {args.file}: {e.strerror or e}") from None
+    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
+    if record.get("puzzle", puzzle.name) != puzzle.name:
+        raise BadInput(f"{args.file} is a record of {record['puzzle']!r}, not {puzzle.name}")
+    if args.solver:
+        known(args.solver)       # verify runs no backend, but a wrong name is still an error
+    n = _single_n(args, puzzle) if args.n is not None or not puzzle.needs_n else record.get("n")
+    if record.get("n", n) != n:
+        raise BadInput(f"{args.file} is a record of n = {record['n']!r}, not {n}")
+    saved = record.get("params", {})
+    if not isinstance(saved, dict):
+        raise BadInput(f"{args.file}: params is not an object")
+    params = {**api.puzzle_params(puzzle, {k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}}),
+              **_params(args, puzzle)}
     puzzle.validate(n, params)
-    verdict = puzzle.check(n, solution, params)
-    out.print(puzzle.render(n, solution, params), markup=False)
-    out.print(("[green]valid[/]: " if verdict.ok else "[red]INVALID[/]: ") + verdict.message)
-    return 0 if verdict.ok else 1
+    counting = puzzle.can_count and isinstance(record["solution"], list)     # a count's examples
+    verdict = _checked(puzzle, n, record["solution"], params, counting)
+    if verdict.message.startswith("malformed"):
+        raise BadInput(f"{args.file}: {verdict.message}")
+    if verdict.ok and not counting:
+        out.print(puzzle.render(n, record["solution"], params), markup=False)
+    false_claims = [] if not verdict.ok else _false_claims(puzzle, n, record, verdict, params, counting)
+    for claim in false_claims:
+        out.print(f"[red]FALSE CLAIM[/]: {claim}")
+    ok = verdict.ok and not false_claims
+    out.print(("[green]valid[/]: " if ok else "[red]INVALID[/]: ") + verdict.message, markup=False)
+    return 0 if ok else 1
+
+
+def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: dict[str, Any], counting: bool) -> Verdict:
+    """The checker's verdict; a solution it cannot even read is malformed."""
+    try:
+        if counting:
+            if not isinstance(solution, list):
+                return Verdict(False, "malformed solution: a count's examples are a list")
+            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
+            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
+        return puzzle.check(n, solution, params)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
+
+
+def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
+                  params: dict[str, Any], counting: bool) -> list[str]:
+    """What a record says about a valid solution that the checker's measure does not bear out:
+    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
+    def claim(key: str, kind: tuple[type, ...]) -> Any:
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise BadInput(f"malformed record: {key} is {value!r}")
+        return value
+
+    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
+    status_text, match = claim("status", (str,)), claim("match", (str,))
+    if status_text is None:
+        return []        # a bare solution claims nothing
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
+    false = []
+    measured = verdict.objective
+    if not counting and measured is not None and objective != measured:
+        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
+    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
+        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
+    sign = 1 if puzzle.sense == "min" else -1
+    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
+        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
+    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        false.append(f"proven, with status {status}")
+    if match is not None:
+        table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
+        run = pipeline.Run(puzzle.name, n, "", Result(status, measured if not counting else None, bound,
+                                                      count=count),
+                           verdict, published(table_key, n), params=params, counting=counting)
+        if match != run.match:
+            false.append(f"match {match!r}, but the measured value gives {run.match!r}")
+    return false
 
 
 def cmd_plot(args) -> int:
@@ -391,7 +495,9 @@ def cmd_plot(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    return run_bench(args.puzzle, args.solver, args.label, Path(args.output), out)
+    for name in args.puzzle or []:
+        get(name)
+    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -406,6 +512,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadInput, UnknownSolver, Unavailable) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
+    except OSError as e:       # say, a disk that filled up during a table: the rows written are whole
+        sys.stderr.write(f"workbench: error: {e}\n")
+        return 1
     except KeyboardInterrupt:
         sys.stderr.write("workbench: interrupted; rows already written are kept\n")
         return 130

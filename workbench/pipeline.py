@@ -110,6 +110,7 @@ class Run:
         r = self.result
         return {
             "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
+            "setting": get(self.puzzle).setting(self.params),
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
             "count": r.count, "seconds": self.seconds,
@@ -123,28 +124,44 @@ class Run:
         }
 
 
-def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
-          formulation: str | None = None, params: dict[str, Any] | None = None) -> Run:
+def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None = None,
+         params: dict[str, Any] | None = None, count: bool = False) -> tuple[str, str]:
+    """Every check a run's request must pass before anything is solved (so that no command loses
+    a result to bad input found afterwards): returns the canonical solver and the formulation."""
     puzzle = get(puzzle_name)
     params = dict(params or {})
     puzzle.validate(n, params)
     solver = canonical(solver)
-    formulation = formulation or puzzle.formulation_for(solver, options.count)
-    if formulation not in [f.name for f in puzzle.formulations] + ["default", "native"]:
-        raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
-                       f"(known: {', '.join(f.name for f in puzzle.formulations)})")
-    t0 = time.perf_counter()
+    puzzle.validate_run(params, solver)
     if solver == "search":
         if puzzle.native_search is None:
             raise BadInput(f"{puzzle.name} has no native search backend")
+        if formulation not in (None, "native"):
+            raise BadInput(f"{puzzle.name}: the search backend takes no --formulation")
+        return solver, "native"
+    formulation = formulation or puzzle.formulation_for(solver, count)
+    if formulation not in [f.name for f in puzzle.formulations] + ["default"]:
+        raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
+                       f"(known: {', '.join(f.name for f in puzzle.formulations)})")
+    return solver, formulation
+
+
+def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
+          formulation: str | None = None, params: dict[str, Any] | None = None) -> Run:
+    puzzle = get(puzzle_name)
+    params = dict(params or {})
+    solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count)
+    t0 = time.perf_counter()
+    if solver == "search":
         model: Any = NativeTask(puzzle.native_search, n, params, puzzle.sense)
-        formulation = "native"
     else:
         model = puzzle.model(n, formulation, params)
     generated = time.perf_counter() - t0
     result = run_backend(solver, model, options)
-    if result.solution is None and result.values is not None and solver != "search":
-        if options.count:
+    if result.solution is None and result.values is not None:
+        if solver == "search":         # a native search's incumbents are its own solutions
+            result.solution = result.values
+        elif options.count:
             result.solution = [puzzle.decode(n, model, v, params) for v in result.values]
         else:
             result.solution = puzzle.decode(n, model, result.values, params)
@@ -176,6 +193,12 @@ def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: dict[st
 
 def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
+    if result.solution is None and result.objective is not None and not options.count \
+            and result.status != Status.ERROR:      # a value without a solution is not an answer
+        result.message = f"no solution came back for objective {clean_number(result.objective)}; " \
+                         f"{result.message}".rstrip("; ")
+        result.objective = None
+        result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
     if result.solution is None or result.status == Status.ERROR or (options.count and not result.solution):
         return None     # nothing to check: no solution, or a count without examples
     if options.count:

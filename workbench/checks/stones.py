@@ -18,7 +18,8 @@ def parse_board(solution: Any) -> dict[tuple[int, int], int]:
         raise ValueError("a board is a list of [row, col, value] triples")
     cells: dict[tuple[int, int], int] = {}
     for t in solution:
-        if not (isinstance(t, (list, tuple)) and len(t) == 3 and all(isinstance(x, int) for x in t)):
+        if not (isinstance(t, (list, tuple)) and len(t) == 3
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in t)):
             raise ValueError(f"not a [row, col, value] triple of integers: {t!r}")
         r, c, v = t
         if v < 1:
@@ -34,7 +35,7 @@ def check_board(n: int, solution: Any) -> tuple[bool, str, int | None]:
     try:
         cells = parse_board(solution)
     except ValueError as e:
-        return False, str(e), None
+        return False, f"malformed board: {e}", None
     ones = sum(1 for v in cells.values() if v == 1)
     if ones > n:
         return False, f"{ones} ones on the board, only {n} allowed", None

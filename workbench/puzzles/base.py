@@ -6,6 +6,7 @@ reference values. The commands in cli.py only ever talk to this interface.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -31,10 +32,26 @@ class PuzzleOption:
     help: str
     type: Callable[[str], Any] | None = None   # None: a boolean switch
     default: Any = None
+    backends: str = ""          # "search" or "models" when the option applies to those backends only
 
     @property
     def dest(self) -> str:
         return self.flag.lstrip("-").replace("-", "_")
+
+    def coerce(self, value: Any) -> Any:
+        """A value given as text (`--set`) or read from a record, as this option's type; BadInput
+        for anything else, so that a wrong value never reaches a generator or a search."""
+        if self.type is None:
+            words = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in words:
+                return words[value.lower()]
+            raise BadInput(f"{self.flag} is a switch: give true or false, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (str, int)) or \
+                (self.type is not str and isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
+            raise BadInput(f"{self.flag} wants {'text' if self.type is str else 'an integer'}, got {value!r}")
+        return self.type(value)
 
 
 @dataclass
@@ -58,14 +75,31 @@ class Puzzle:
     counts: bool = False                # the puzzle's question is a count (the `count` command)
     count_formulations: tuple[str, ...] = ()   # formulations whose solutions are counted, if not all
 
+    exclusive: tuple[tuple[str, str], ...] = ()    # pairs of options that contradict each other
+
     # -- generator and model -------------------------------------------------------------
     def validate(self, n: int | None, params: dict[str, Any]) -> None:
         if not self.needs_n:
+            if n is not None:
+                raise BadInput(f"{self.name} takes no --n")
             return
         if n is None:
             raise BadInput(f"{self.name} needs --n")
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise BadInput(f"{self.name}: n must be an integer, got {n!r}")
         if not self.n_min <= n <= self.n_max:
             raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
+
+    def validate_run(self, params: dict[str, Any], solver: str) -> None:
+        """Options that the backend would ignore, or that contradict each other, are bad input."""
+        kind = "search" if solver == "search" else "models"
+        for opt in self.options:
+            if params.get(opt.dest) not in (None, False, opt.default) and opt.backends not in ("", kind):
+                raise BadInput(f"{self.name}: {opt.flag} applies to the "
+                               f"{'search backend' if opt.backends == 'search' else 'model backends'} only")
+        for a, b in self.exclusive:
+            if params.get(a) and params.get(b):
+                raise BadInput(f"{self.name}: --{a} and --{b} exclude each other")
 
     def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
         raise NotImplementedError
@@ -93,6 +127,13 @@ class Puzzle:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
         return self.table_key(params, formulation)
+
+    def setting(self, params: dict[str, Any]) -> str:
+        """The options a run sets away from their defaults, as text: part of a table row's key, since
+        each of them can change the answer ('' when none is set)."""
+        defaults = {o.dest: o.default for o in self.options}
+        chosen = {k: v for k, v in sorted(params.items()) if k in defaults and v not in (None, False, defaults[k])}
+        return json.dumps(chosen, separators=(",", ":")) if chosen else ""
 
     def bench_cases(self) -> list["BenchCase"]:
         """The canonical performance cases of this puzzle, run by `workbench bench`."""

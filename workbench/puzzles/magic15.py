@@ -59,8 +59,9 @@ class Magic15Puzzle(Puzzle):
         PuzzleOption("--start", "start board, 16 numbers in reading order, 0 = hole "
                      "(default: both sorted boards, 1..15,0 and the one with 14 and 15 swapped)", str),
         PuzzleOption("--pandiagonal", "targets: pandiagonal magic squares only (broken diagonals too)"),
-        PuzzleOption("--horizon", "plan formulation: at most this many moves", int),
-        PuzzleOption("--symmetry", "squares formulation: one square per rotation/reflection class"),
+        PuzzleOption("--horizon", "plan formulation: at most this many moves", int, backends="models"),
+        PuzzleOption("--symmetry", "squares formulation: one square per rotation/reflection class",
+                     backends="models"),
     ]
     native_search = "workbench.search.magic15:solve"
 

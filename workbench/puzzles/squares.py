@@ -46,10 +46,12 @@ class SquaresPuzzle(Puzzle):
     options = [
         PuzzleOption("--margin", "let squares stray up to M matches outside the largest one "
                      "(tests the assumption that they never need to)", int, 0),
-        PuzzleOption("--all", "search backend: count every optimal solution (Chaffin's convention)"),
+        PuzzleOption("--all", "search backend: count every optimal solution (Chaffin's convention)",
+                     backends="search"),
         PuzzleOption("--heuristic", "search backend: stop after the heuristics "
-                     "(diagonal, lattice, 2s, greedy)"),
+                     "(diagonal, lattice, 2s, greedy)", backends="search"),
     ]
+    exclusive = (("all", "heuristic"),)
     native_search = "workbench.search.squares:solve"
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 

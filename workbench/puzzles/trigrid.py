@@ -31,10 +31,9 @@ class TriGridPuzzle(Puzzle):
 
     def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
         everything = all_matches(n)
-        try:
-            removed = {frozenset((tuple(a), tuple(b))) for a, b in solution}
-        except (TypeError, ValueError):
+        if not isinstance(solution, list) or not all(map(_is_match, solution)):
             return Verdict(False, "malformed solution: expected a list of [[x, y], [x, y]] matches")
+        removed = {frozenset((tuple(a), tuple(b))) for a, b in solution}
         strangers = removed - everything
         if strangers:
             return Verdict(False, f"{len(strangers)} removed match(es) are not matches of the grid")
@@ -75,6 +74,13 @@ class Enigma82(TriGridPuzzle):
 
 class Triangles(TriGridPuzzle):
     name, title, kinds = "triangles", "Spoil all triangles", ("triangle",)
+
+
+def _is_match(item: Any) -> bool:
+    """[[x, y], [x, y]] with integer coordinates."""
+    return isinstance(item, list) and len(item) == 2 and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(c, int) and not isinstance(c, bool) for c in p)
+        for p in item)
 
 
 # -- drawings -------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
+import numba
 from numba import njit
 
 from ..solvers.base import Incumbent, Options, Report, Result, Status
@@ -44,6 +45,8 @@ NEIGHBOUR_OFFSETS = OFF
 
 PLACE, NEWB, MERGE = 0, 1, 2
 ERR_MOVES, ERR_EDGE = 1, 2
+TIMED_OUT = -1          # stats[2] after a search stopped at its deadline (stats[2] > 0: the deadline)
+CLOCK_EVERY = 1 << 16   # positions between two looks at the clock
 
 
 def _transform(o: int, dr: int, dc: int) -> tuple[int, int]:
@@ -416,6 +419,13 @@ def _workspace():
 
 
 @njit(cache=True)
+def _clock_us() -> int:
+    with numba.objmode(t="int64"):
+        t = int(time.monotonic() * 1e6)
+    return t
+
+
+@njit(cache=True)
 def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, floor, budget, allm, alln, canm, cann, best_cells, frontier,
          stats):
     """Depth-first search from the board `cells` (next number k0, r0 ones left).
@@ -425,7 +435,8 @@ def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, floor, budget, allm, alln, canm, 
     With budget > 0 (the record hunt) the moves of each level are shuffled, a level with more moves
     than fit keeps those that fit, and the search stops after about `budget` positions.
     Returns (best value, cells in best board, frontier count); stats[0] += positions visited,
-    stats[1] = error code.
+    stats[1] = error code. A third entry stats[2] > 0 is a deadline (time.monotonic() in
+    microseconds): past it the search unwinds and sets stats[2] = TIMED_OUT.
     """
     b, sm, pl, pos, bk, bn, mt, mp, mm, mo, cand, ncand, cidx = ws
     bb = np.empty((2, 4), dtype=np.int64)
@@ -459,7 +470,15 @@ def _dfs(ws, cells, ncell, k0, r0, hasb0, cut, floor, budget, allm, alln, canm, 
                allm, alln, canm, cann, bcells)
     L = 0
     nodes = 1
+    next_clock = CLOCK_EVERY
+    timed = stats.shape[0] > 2 and stats[2] > 0
     while L >= 0:
+        if timed and nodes >= next_clock:
+            next_clock = nodes + CLOCK_EVERY
+            if _clock_us() > stats[2]:      # unwind: every level counts as exhausted
+                stats[2] = TIMED_OUT
+                timed = False
+                nm[:L + 1] = idx[:L + 1]
         if budget > 0:
             if err == ERR_MOVES:
                 err = 0
@@ -594,6 +613,8 @@ def _run_chunk(front, tasks, allm, alln, canm, cann, board, stats):
         if nb > 0 and best > best_here:
             best_here, nb_here = best, nb
             board[:nb] = cells[:nb]
+        if stats.shape[0] > 2 and stats[2] == TIMED_OUT:
+            break
     return best_here, nb_here
 
 
@@ -628,24 +649,31 @@ def _board(cells: np.ndarray) -> list[list[int]]:
     return sorted([[r - r0, c - c0, v] for r, c, v in rows], key=lambda t: t[2])
 
 
-def frontier(n: int, cut: int) -> tuple[np.ndarray, int, np.ndarray, int]:
-    """The boards just after placing `cut` (tasks), and the best board seen above the cut."""
+def frontier(n: int, cut: int, deadline: float | None = None) -> tuple[np.ndarray | None, int, np.ndarray, int]:
+    """The boards just after placing `cut` (tasks), and the best board seen above the cut; None
+    for the tasks when the deadline (time.monotonic()) passes first."""
     cells = np.empty((MAXC, 2), dtype=np.int64)
-    stats = np.zeros(2, dtype=np.int64)
+    stats = np.zeros(3, dtype=np.int64)
     empty = np.empty((0, 0), dtype=np.int64)
     probe = np.empty((0, 2, 2), dtype=np.int64)
-    _, _, count = _dfs(_workspace(), empty, 0, 2, n, 0, cut, 0, 0, ALLM, ALLN, CANM, CANN, cells, probe, stats)
-    front = np.zeros((count, 2 + n + cut, 2), dtype=np.int64)   # header rows, then the cells
-    stats[:] = 0
-    best, nb, _ = _dfs(_workspace(), empty, 0, 2, n, 0, cut, 0, 0, ALLM, ALLN, CANM, CANN, cells, front, stats)
-    if stats[1]:
-        raise RuntimeError(f"search limits exceeded (code {stats[1]})")
+    front = probe
+    for _ in range(2):        # count the boards, then store them
+        stats[:] = 0, 0, 0 if deadline is None else max(1, int(deadline * 1e6))
+        best, nb, count = _dfs(_workspace(), empty, 0, 2, n, 0, cut, 0, 0, ALLM, ALLN, CANM, CANN, cells,
+                               front, stats)
+        if stats[1]:
+            raise RuntimeError(f"search limits exceeded (code {stats[1]})")
+        if stats[2] == TIMED_OUT:
+            return None, best, cells[:nb].copy(), int(stats[0])
+        if front is probe:
+            front = np.zeros((count, 2 + n + cut, 2), dtype=np.int64)   # header rows, then the cells
     return front, best, cells[:nb].copy(), int(stats[0])
 
 
-def dedupe(front: np.ndarray) -> np.ndarray:
+def dedupe(front: np.ndarray, deadline: float | None = None) -> np.ndarray:
     """Drop frontier boards that are rotations/reflections of others (one group only): their
-    subtrees are images of each other. This removes the residual symmetry of the symmetric starts."""
+    subtrees are images of each other. This removes the residual symmetry of the symmetric starts.
+    Past the deadline (time.monotonic()) the boards come back as they are: fewer tasks only save time."""
     if len(front) == 0:
         return front
     one = front[:, 1, 1] == 0
@@ -656,6 +684,8 @@ def dedupe(front: np.ndarray) -> np.ndarray:
     p, v = f[:, 2:, 0], f[:, 2:, 1]
     best = None
     for o in range(8):
+        if deadline is not None and time.monotonic() > deadline:
+            return front
         r, c = _transform(o, p // W, p % W)
         r = np.where(valid, r, 10**6)
         c = np.where(valid, c, 10**6)
@@ -682,16 +712,20 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     start = time.monotonic()
     cut = cut if cut is not None else {1: 3, 2: 3, 3: 4, 4: 6, 5: 6}.get(n, 7)
-    front, best, best_cells, nodes = frontier(n, cut)
-    front = dedupe(front)
+    deadline = None if time_limit is None else start + time_limit
+    front, best, best_cells, nodes = frontier(n, cut, deadline)
+    if report is not None and len(best_cells):
+        report(Incumbent(best, None, _board(best_cells)))
+    cut_short = front is None           # the deadline came before the tasks were made
+    front = np.empty((0, 2, 2), dtype=np.int64) if front is None else dedupe(front, deadline)
     order = np.random.default_rng(seed).permutation(len(front))
     threads = max(1, min(threads, os.cpu_count() or 1))
     chunks = [order[i:i + CHUNK] for i in range(0, len(order), CHUNK)]
-    deadline = None if time_limit is None else start + time_limit
     done, logged = 0, 0
 
     def run(tasks: np.ndarray) -> tuple[int, int, np.ndarray, np.ndarray]:
-        board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(2, dtype=np.int64)
+        board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
+        stats[2] = 0 if deadline is None else max(1, int(deadline * 1e6))
         found, nb = _run_chunk(front, tasks, ALLM, ALLN, CANM, CANN, board, stats)
         return found, nb, board, stats
 
@@ -705,12 +739,13 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
                 if stats[1]:
                     raise RuntimeError(f"search limits exceeded (code {stats[1]})")
                 nodes += int(stats[0])
-                done += pending.pop(future)
+                size = pending.pop(future)
+                done += size if stats[2] != TIMED_OUT else 0     # a chunk cut short proves nothing
                 if found > best and nb > 0:
                     best, best_cells = int(found), board[:nb].copy()
                     if report is not None:
                         report(Incumbent(best, None, _board(best_cells)))
-            if deadline is None or time.monotonic() <= deadline:   # past it: running chunks finish
+            if deadline is None or time.monotonic() <= deadline:   # past it: running chunks stop at the clock
                 for c in queued:
                     pending[pool.submit(run, c)] = len(c)
                     if len(pending) >= 4 * threads:
@@ -719,7 +754,7 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
                 logged = done
                 print(f"{time.monotonic() - start:9.1f}s tasks {done}/{len(order)} positions {nodes:,} "
                       f"best {best}", file=log, flush=True)
-    complete = done == len(order)      # every task searched to the end: a proof
+    complete = not cut_short and done == len(order)     # every task searched to the end: a proof
     return {"best": int(best), "board": _board(best_cells) if len(best_cells) else [],
             "complete": complete, "positions": nodes, "tasks": len(order), "cut": cut,
             "seconds": time.monotonic() - start}

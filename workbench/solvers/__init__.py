@@ -94,6 +94,16 @@ def installed(kind: type | None = None) -> list[str]:
     return [n for n in names if kind in load(split_name(n)[0]).KINDS]
 
 
+def known(name: str) -> str | None:
+    """UnknownSolver unless `name` is a backend, or a solver that minizinc lists; returns the sub-name."""
+    base, sub = split_name(name)
+    if base == "minizinc":
+        found = load(base).discover()
+        if found and sub not in found:
+            raise UnknownSolver(f"minizinc has no solver '{sub}' (known: {', '.join(sorted(found))})")
+    return sub
+
+
 def require(name: str) -> None:
     """Raise Unavailable (with how to install) when backend `name` cannot run here; imports nothing."""
     base, sub = split_name(name)
@@ -105,6 +115,6 @@ def require(name: str) -> None:
     except Exception as e:
         raise Unavailable(f"{name} is unavailable ({e}); install: {module.INSTALL}") from None
     if base == "minizinc":
-        reason = module.why_unusable(module.discover()[sub])
+        reason = module.why_unusable(module.discover()[known(name)])
         if reason:
             raise Unavailable(f"{name} cannot run here: {reason}; {module.INSTALL}")

@@ -7,6 +7,7 @@ or dies, the best solution and bound found so far survive.
 from __future__ import annotations
 
 import atexit
+import os
 import socket
 import subprocess
 import sys
@@ -21,13 +22,38 @@ from . import canonical, load, split_name
 from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
 from .search import NativeTask
 
+PREPARE_LIMIT = 900.0    # seconds a worker may spend loading its library and compiling, before the clock
+
+
 def grace(time_limit: float) -> float:
     """How long past its time limit a worker may take to stop and report before it is killed
     (a loaded machine slows a solver's own shutdown)."""
     return 5.0 + 0.05 * time_limit
 
 
+def _die_with_parent(parent: int) -> None:
+    """A worker whose parent is gone has no one to report to: the kernel kills it with its parent
+    (Linux), and it exits at once if the parent died before this point. (The kernel acts when the
+    parent's thread that started the worker ends; a later run then starts a fresh worker.)"""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:
+        os._exit(0)
+
+
 def _serve(conn: Connection) -> None:
+    try:
+        _answer(conn)
+    except (EOFError, OSError):      # the parent closed the connection or died: nothing to report to
+        os._exit(0)
+
+
+def _answer(conn: Connection) -> None:
     conn.send(("ready", None))
     while True:
         job = conn.recv()
@@ -47,6 +73,8 @@ def _serve(conn: Connection) -> None:
             result.solver_version = ver
         except (Unavailable, UnsupportedModel) as e:
             result = Result(Status.ERROR, message=str(e))
+        except (EOFError, BrokenPipeError, ConnectionError):
+            raise
         except Exception as e:  # a backend failure is a result, not a crash of the whole run
             result = Result(Status.ERROR, message=f"{type(e).__name__}: {e}")
             if options.verbose:
@@ -61,11 +89,15 @@ class Worker:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno())],
+            [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno()), str(os.getpid())],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno())
         theirs.close()
         self.conn = Connection(ours.detach())
-        self.conn.recv()        # "ready": the interpreter start-up is not charged to the solve
+        try:
+            self.conn.recv()        # "ready": the interpreter start-up is not charged to the solve
+        except EOFError:            # it died while starting (killed, say)
+            self.kill()
+            raise
 
     @property
     def exitcode(self) -> int | None:
@@ -124,24 +156,33 @@ class Tracker:
             self.count, self.values = inc.count, inc.values
 
     def merge(self, result: Result) -> Result:
-        """Fill what the final result lacks (a killed or interrupted run) from the incumbents."""
-        if result.values is None and self.values is not None and result.status in (Status.UNKNOWN,
-                                                                                    Status.FEASIBLE):
-            result.values = self.values
-            result.objective = self.objective
-            if result.status == Status.UNKNOWN and self.objective is not None:
+        """Fill what the final result lacks (a killed or interrupted run) from the incumbents. An
+        objective always travels with the solution it measures: the incumbent replaces both, and
+        only when the result has no solution or a worse one."""
+        has_solution = result.values is not None or result.solution is not None
+        better = self.objective is not None and (result.objective is None or
+                                                 self.sign * self.objective < self.sign * result.objective)
+        if self.values is not None and result.status in (Status.UNKNOWN, Status.FEASIBLE) \
+                and (not has_solution or better) and self.objective is not None:
+            result.values, result.solution, result.objective = self.values, None, self.objective
+            if result.status == Status.UNKNOWN:
                 result.status = Status.FEASIBLE
         if self.bound is not None and (result.bound is None or self.sign * self.bound > self.sign * result.bound):
             if result.status != Status.OPTIMAL:
                 result.bound = self.bound
         if result.count is None and self.count is not None:
             result.count = self.count
+            if result.values is None:
+                result.values = self.values
         return result
 
 
-def _deadline(options: Options, since: float) -> float | None:
-    """When the worker is killed: the time limit from `since`, plus grace."""
-    return None if options.time_limit is None else since + options.time_limit + grace(options.time_limit)
+def _deadline(options: Options, since: float, prepare: float = 0.0) -> float | None:
+    """When the worker is killed: the time limit from `since`, plus grace (plus, before the clock
+    starts, what loading and compiling may take)."""
+    if options.time_limit is None:
+        return None
+    return since + prepare + options.time_limit + grace(options.time_limit)
 
 
 def run(name: str, model: Any, options: Options) -> Result:
@@ -150,10 +191,11 @@ def run(name: str, model: Any, options: Options) -> Result:
     base, _ = split_name(name)
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
-    worker = _worker(base)
-    deadline = _deadline(options, started)
+    deadline = _deadline(options, started, PREPARE_LIMIT)
     params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    worker: Worker | None = None
     try:
+        worker = _worker(base)
         worker.conn.send((name, model, options))
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -171,9 +213,12 @@ def run(name: str, model: Any, options: Options) -> Result:
                 break
     except (EOFError, ConnectionError, BrokenPipeError):
         time.sleep(0.1)
-        code = worker.exitcode
-        worker.kill()
-        result = Result(Status.ERROR, message=f"backend process died (exit code {code})")
+        code = None if worker is None else worker.exitcode
+        if worker is not None:
+            worker.kill()
+        result = tracker.merge(Result(Status.UNKNOWN, message=f"backend process died (exit code {code})"))
+        if result.status == Status.UNKNOWN:     # nothing reported before it died
+            result.status = Status.ERROR
     result = replace(result, solver=name, params={**params, **result.params},
                      total_seconds=time.perf_counter() - started)
     if not result.solver_version and result.status != Status.ERROR:
@@ -182,4 +227,5 @@ def run(name: str, model: Any, options: Options) -> Result:
 
 
 if __name__ == "__main__":
+    _die_with_parent(int(sys.argv[2]))
     _serve(Connection(int(sys.argv[1])))
