@@ -479,12 +479,16 @@ def warm_up() -> None:
 
 
 def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The `search` backend: the exact count (options.count) or one percolating set."""
+    """The transfer-matrix side of the `search` backend (percolation_recursion.solve dispatches):
+    the exact count (options.count) or one percolating set."""
     assert n is not None
-    if not 1 <= n <= N_MAX:
-        return Result(Status.ERROR, message=f"the native counter handles 1 <= n <= {N_MAX}")
     params = options.params
     permutation = bool(params.get("permutation"))
+    if not 1 <= n <= N_MAX:
+        if not options.count and not permutation:       # the diagonal fills any board
+            return Result(Status.OPTIMAL, solution={"n": n, "cells": [[i, i] for i in range(n)]},
+                          message="the diagonal")
+        return Result(Status.ERROR, message=f"the transfer-matrix counter handles 1 <= n <= {N_MAX}")
     seed = int(options.seed or 0)
     if not options.count:
         found = example_sets(n, 1, permutation, seed)
@@ -501,3 +505,4 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     report(Incumbent(None, None, None, count=total))
     return Result(Status.OPTIMAL, count=total, solution=examples,
                   message="exact row-by-row transfer-matrix count")
+

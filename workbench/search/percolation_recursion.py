@@ -18,10 +18,14 @@ T with kernels built from U, so all rectangles up to n x n cost O(n^4) operation
 """
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ..solvers.base import Incumbent, Options, Report, Result, Status
 
 N_MAX = 400
 
@@ -129,7 +133,7 @@ def tables(n: int, modulus: int | None = None) -> Tables:
         total = conv(W[0][0], pi, h, w)
         for a in range(2):
             for b in range(2):
-                total += conv(W[a][b], np.multiply.outer(G[a], G[b]), h, w)
+                total += conv(W[a][b], red(np.multiply.outer(G[a], G[b])), h, w)
         return total
 
     def side(h: int, w: int) -> Any:
@@ -137,7 +141,7 @@ def tables(n: int, modulus: int | None = None) -> Tables:
         total = 2 * conv(W[1][0], pi, h, w) + 2 * conv(W[1][1], Ph, h, w)
         for a in range(2):
             for b in range(3):
-                total += conv(W[a + 1][b], np.multiply.outer(G[a], V[b]), h, w)
+                total += conv(W[a + 1][b], red(np.multiply.outer(G[a], V[b])), h, w)
         return total + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1])
 
     for s in range(2, 2 * n + 1, 2):
@@ -149,9 +153,118 @@ def tables(n: int, modulus: int | None = None) -> Tables:
         for h, w in shapes:
             for a in range(3):
                 for b in range(3):
-                    W[a][b][h, w] = red(T[h, w] * w ** a * h ** b)
+                    W[a][b][h, w] = red(int(T[h, w]) * w ** a * h ** b)
         for h, w in shapes:
             Uc[h, w] = red(corner(h, w))
         for h, w in shapes:
             SS[h, w] = red(side(h, w))
     return Tables(T, Uc, SS, modulus)
+
+
+_done: dict[str, Any] = {}      # the largest run of this process: tables, size, seconds
+
+
+def checkpoint(n: int) -> int:
+    """The size actually computed for a(n): n itself up to 25, else n rounded up to a multiple of
+    25, so that a table of a(1..N) costs about twice its last run instead of N runs."""
+    return n if n <= 25 else min(N_MAX, -(-n // 25) * 25)
+
+
+def count(n: int) -> tuple[int, int, float]:
+    """a(n), the size m of the run that computed it (all rectangles up to m x m) and that run's
+    seconds; a run of this process that already reached n is reused."""
+    if _done.get("size", 0) < n:
+        started = time.perf_counter()
+        size = checkpoint(n)
+        _done.update(tables=tables(size), size=size, seconds=time.perf_counter() - started)
+    return int(_done["tables"].T[n, n]), _done["size"], _done["seconds"]
+
+
+def terms(n: int) -> list[int]:
+    """a(1..n) in exact integers."""
+    t = tables(n).T
+    return [int(t[k, k]) for k in range(1, n + 1)]
+
+
+# -- the same recursion modulo primes, joined by the Chinese remainder theorem ---------------
+def _is_prime(p: int) -> bool:
+    """Deterministic Miller-Rabin below 4.7e9 (bases 2, 7, 61)."""
+    if p < 2 or p % 2 == 0:
+        return p == 2
+    d, r = p - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 7, 61):
+        if a % p == 0:
+            continue
+        x = pow(a, d, p)
+        if x in (1, p - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % p
+            if x == p - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _primes_down_from(limit: int):
+    """The primes below `limit`, largest first."""
+    return (p for p in range(limit - 1, 1, -1) if _is_prime(p))
+
+
+def count_by_residues(n: int) -> int:
+    """a(n) from residues modulo primes below 2^31, joined by the Chinese remainder theorem. The
+    primes' product exceeds C(n^2, n), an upper bound on a(n) (a(n) counts some n-cell sets), so
+    the least non-negative solution is a(n) itself."""
+    bound = math.comb(n * n, n)
+    primes: list[int] = []
+    product = 1
+    for p in _primes_down_from(2 ** 31):
+        if product > bound:
+            break
+        primes.append(p)
+        product *= p
+    value, modulus = 0, 1
+    for p in primes:
+        r = int(tables(n, p).T[n, n])
+        # value + modulus * k = r (mod p)
+        k = (r - value) * pow(modulus, -1, p) % p
+        value, modulus = value + modulus * k, modulus * p
+    return value
+
+
+def solve(n: int | None, options: Options, report: Report) -> Result:
+    """The `search` backend for percolation: counts of A146971 by the recursion (default), the rest
+    (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
+    module is compiled by numba only when needed, its compile time booked as build time."""
+    assert n is not None
+    params = options.params
+    show = int(params.get("show", 0) or 0)
+    if options.count and not params.get("permutation") and params.get("counter", "recursion") == "recursion":
+        if not 1 <= n <= N_MAX:
+            return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
+        started = time.perf_counter()
+        examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
+            if show and n <= 12 else []
+        build = time.perf_counter() - started
+        total, size, seconds = count(n)
+        report(Incumbent(None, None, None, count=total))
+        return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
+                      message=f"exact count by the recursion over rectangles (all rectangles up to "
+                              f"{size} x {size} in {seconds:.2f} s)")
+    result, build = _transfer(lambda m: m.solve(n, options, report))
+    result.build_seconds += build
+    return result
+
+
+def _transfer(call):
+    """call(the transfer-matrix module), after compiling it; returns the answer and the seconds
+    the compilation (or the load from numba's cache) took."""
+    from . import percolation as transfer
+
+    started = time.perf_counter()
+    transfer.warm_up()
+    build = time.perf_counter() - started
+    return call(transfer), build
