@@ -10,18 +10,25 @@ Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]          # top, left, height, width
 
 
+def _closure_bits(h: int, w: int, x: int) -> int:
+    """The filling process on a bitboard (cell (r, c) is bit r * w + c), to a fixpoint: a cell
+    fills when at least two of its four neighbours are filled."""
+    full = (1 << h * w) - 1
+    first = sum(1 << r * w for r in range(h))            # column 0
+    last = first << (w - 1)                               # column w - 1
+    while True:
+        up, down = (x << w) & full, x >> w                # neighbour above / below is filled
+        left, right = (x << 1) & ~first & full, (x >> 1) & ~last
+        grown = x | (up & down) | ((up | down) & (left | right)) | (left & right)
+        if grown == x:
+            return x
+        x = grown
+
+
 def closure(h: int, w: int, cells) -> set[Cell]:
-    """The filling process inside the h x w rectangle, cell by cell, to a fixpoint."""
-    filled = set(cells)
-    changed = True
-    while changed:
-        changed = False
-        for r in range(h):
-            for c in range(w):
-                if (r, c) not in filled and sum(n in filled for n in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))) >= 2:
-                    filled.add((r, c))
-                    changed = True
-    return filled
+    """The closure of `cells` inside the h x w rectangle."""
+    x = _closure_bits(h, w, sum(1 << r * w + c for r, c in cells))
+    return {(i // w, i % w) for i in range(h * w) if x >> i & 1}
 
 
 def rect_cells(rect: Rect) -> set[Cell]:
@@ -52,9 +59,9 @@ def tight_sets(h: int, w: int) -> tuple[frozenset[Cell], ...]:
     """Every set of (h + w) / 2 cells whose closure is the whole h x w rectangle."""
     if (h + w) % 2:
         return ()
-    board = [(r, c) for r in range(h) for c in range(w)]
-    return tuple(frozenset(s) for s in itertools.combinations(board, (h + w) // 2)
-                 if len(closure(h, w, s)) == h * w)
+    full = (1 << h * w) - 1
+    return tuple(frozenset(divmod(i, w) for i in s) for s in itertools.combinations(range(h * w), (h + w) // 2)
+                 if _closure_bits(h, w, sum(1 << i for i in s)) == full)
 
 
 def splits(m: frozenset[Cell]) -> list[tuple[frozenset[Cell], frozenset[Cell]]]:
