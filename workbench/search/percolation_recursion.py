@@ -65,26 +65,42 @@ class _Ring:
 
 
 def tables(n: int, modulus: int | None = None) -> Tables:
-    """T, Uc and SS for every rectangle up to n x n, processed by half-perimeter h + w: a value
-    of half-perimeter s needs kernels at extensions x + y <= s - 2 only."""
+    """T, Uc and SS for every rectangle up to n x n, processed by half-perimeter s = h + w: a value
+    of half-perimeter s needs kernels at extensions x + y <= s - 2 only.
+
+    Each sum over centres D is a convolution of T (weighted by powers of D's height p and width q,
+    the number of places for a one-wide neighbour) with a kernel of neighbour weights. The kernels
+    that are products of one-dimensional parts are summed one axis at a time (XF, XV2, Y: O(n)
+    per entry); what remains is four two-dimensional sums per rectangle (against pi and PP) and one
+    per entry of C = Uc * Uc, so the whole run costs O(n^4)."""
     ring = _Ring(modulus)
     red, dot, zeros = ring.red, ring.dot, ring.zeros
-    size = n + 2
+    size = n + 3
     T, Uc, SS = zeros(size, size), zeros(size, size), zeros(size, size)
-    W = [[zeros(size, size) for _ in range(3)] for _ in range(3)]   # W[a][b][p, q] = T q^a p^b
     f = zeros(size)            # f[x] = -Uc(x-1, 1): one neighbour, a column x - 1 long, x >= 2
-    G = [zeros(size), f]       # G[0] = delta (no neighbour), G[1] = f
-    G[0][0] = 1
-    V = [G[0], zeros(size), zeros(size)]   # two opposite directions spanning x: a neighbours
+    V = [zeros(size), zeros(size), zeros(size)]   # two opposite directions spanning x: a neighbours
+    V[0][0] = 1
     pi = zeros(size, size)     # one corner neighbour covering u rows and l columns (three shapes)
-    Pv, Ph, Pvh, PP = (zeros(size, size) for _ in range(4))
+    PP = zeros(size, size)     # two opposite corner neighbours
     Tri = zeros(size, size)    # one wide neighbour over a one-wide centre, both sides extended
     Kq1 = zeros(size, size)
-    K = [[zeros(size, size) for _ in range(3)] for _ in range(3)]    # centre kernels by q^a p^b
+    C = zeros(size, size)      # C = Uc * Uc (two-dimensional convolution)
+    Wt = [zeros(size, size) for _ in range(3)]    # Wt[a][p, q] = T(p, q) q^a
+    XF = [zeros(size, size) for _ in range(3)]    # XF[a][p, w] = sum_q T(p, q) q^a f(w - q)
+    XV2 = [zeros(size, size) for _ in range(3)]   # XV2[a][p, w] = sum_q T(p, q) q^a V2(w - q)
+    Y = [zeros(size, size) for _ in range(3)]     # Y[a][p, w] = sum_b p^b sum_q T(p, q) q^a V_b(w - q)
+    S1 = zeros(size, size)     # T q + p XF[1]: centres with a one-wide neighbour, summed over q
+    Z = zeros(size, size)      # T with every combination of single neighbours already attached
 
     def rev(v: np.ndarray, x: int) -> np.ndarray:
-        """v[x-1], ..., v[1]: the partner of index 1..x-1 in a convolution to x."""
+        """v[x-1], ..., v[1]: the partners of indices 1..x-1 in a convolution to x."""
         return v[x - 1:0:-1]
+
+    def conv(a: np.ndarray, k: np.ndarray, h: int, w: int) -> Any:
+        """sum over 1 <= p < h, 1 <= q < w of a[p, q] k[h - p, w - q], for h + w even and arrays
+        that vanish where the index sum is odd (an odd half-perimeter holds no tight set): only
+        the (even, even) and (odd, odd) entries are multiplied, half of the work."""
+        return dot(a[2:h:2, 2:w:2], k[h - 2:0:-2, w - 2:0:-2]) + dot(a[1:h:2, 1:w:2], k[h - 1:0:-2, w - 1:0:-2])
 
     def kernels(x: int, y: int) -> None:
         if y == 0:
@@ -94,66 +110,62 @@ def tables(n: int, modulus: int | None = None) -> Tables:
             V[2][x] = dot(f[1:x], rev(f, x))
         if x >= 1 and y >= 1:
             pi[x, y] = red(-(Uc[x, y] + (Uc[x - 1, y + 1] if x >= 2 else 0) + (Uc[x + 1, y - 1] if y >= 2 else 0)))
-        Pv[x, y] = dot(pi[1:x, y], rev(f, x))
-        Ph[x, y] = dot(pi[x, 1:y], rev(f, y))
-        Pvh[x, y] = dot(Ph[1:x, y], rev(f, x))
-        PP[x, y] = dot(pi[1:x, 1:y], pi[x - 1:0:-1, y - 1:0:-1])
+        PP[x, y] = red(conv(pi, pi, x, y))
         if x >= 2 and y >= 2:
             Tri[x, y] = red(-(SS[x - 1, y + 1] - 2 * Uc[x - 1, y + 1]))
         Kq1[x, y] = red(2 * (Tri[x, y] + dot(Tri[1:x, y], rev(f, x))))
-        extra = {(0, 0): 4 * pi[x, y] + 2 * PP[x, y], (1, 0): 4 * Pv[x, y], (0, 1): 4 * Ph[x, y],
-                 (1, 1): 4 * Pvh[x, y]}
-        for a in range(3):
-            for b in range(3):
-                K[a][b][x, y] = red(V[a][x] * V[b][y] + extra.get((a, b), 0))
-
-    def conv(a: np.ndarray, k: np.ndarray, h: int, w: int) -> Any:
-        """sum over 1 <= p <= h, 1 <= q <= w of a[p, q] k[h - p, w - q]."""
-        return dot(a[1:h + 1, 1:w + 1], k[h - 1::-1, w - 1::-1] if w > 0 else k[h - 1::-1, :0])
 
     def centres(h: int, w: int) -> Any:
         """sum over centres D strictly inside h x w of T(D) N(D in R)."""
-        total = sum(conv(W[a][b], K[a][b], h, w) for a in range(3) for b in range(3))
+        total = 4 * conv(Z, pi, h, w) + 2 * conv(T, PP, h, w)
+        total += Y[0][h, w] + dot(V[1][h - 1::-1], Y[1][1:h + 1, w]) + dot(V[2][h - 1::-1], Y[2][1:h + 1, w])
         total += dot(T[1:h + 1, 1], Kq1[h - 1::-1, w - 1]) + dot(T[1, 1:w + 1], Kq1[w - 1::-1, h - 1])
         return total
 
     def pairs(h: int, w: int) -> Any:
         """Lossless pairs spanning h x w: diagonal corners, and one empty row either way."""
-        total = 2 * dot(Uc[1:h, 1:w], Uc[h - 1:0:-1, w - 1:0:-1])
+        total = 2 * C[h, w]
         for hh, ww in ((h, w), (w, h)):       # one empty row; then one empty column (transposed)
+            if hh < 3:
+                continue
             if ww == 1:
                 total += dot(Uc[1:hh - 1, 1], Uc[hh - 2:0:-1, 1])
-            else:
-                total += 2 * dot(Uc[1:hh - 1, 2:ww], Uc[hh - 2:0:-1, ww - 1:1:-1])
+            else:   # corner contacts (C less its one-wide ends), and a one-wide piece under a wide one
+                total += 2 * (C[hh - 1, ww + 1] - 2 * dot(Uc[1:hh - 1, 1], Uc[hh - 2:0:-1, ww]))
                 total += 2 * dot(Uc[1:hh - 1, 1], SS[hh - 2:0:-1, ww])
         return total
 
     def corner(h: int, w: int) -> Any:
         """U at a corner: centres D that hold the corner cell (D = R included)."""
-        total = conv(W[0][0], pi, h, w)
-        for a in range(2):
-            for b in range(2):
-                total += conv(W[a][b], red(np.multiply.outer(G[a], G[b])), h, w)
-        return total
+        return (conv(T, pi, h, w) + T[h, w] + h * XF[0][h, w]
+                + dot(rev(f, h), red(Wt[1][1:h, w] + np.arange(1, h) * XF[1][1:h, w])))
 
     def side(h: int, w: int) -> Any:
         """U summed over the bottom row: centres D on the bottom side, weighted by their width."""
-        total = 2 * conv(W[1][0], pi, h, w) + 2 * conv(W[1][1], Ph, h, w)
-        for a in range(2):
-            for b in range(3):
-                total += conv(W[a + 1][b], red(np.multiply.outer(G[a], V[b])), h, w)
-        return total + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1])
+        return (2 * conv(S1, pi, h, w) + Y[1][h, w] + dot(rev(f, h), Y[2][1:h, w])
+                + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1]))
 
     for s in range(2, 2 * n + 1, 2):
         for x in range(min(s - 2, n), max(0, s - 2 - n) - 1, -1):    # (s - 2, 0) first: 1-D parts
             kernels(x, s - 2 - x)
+        for x in range(max(1, s - n - 1), min(n + 1, s - 1) + 1):
+            C[x, s - x] = red(conv(Uc, Uc, x, s - x))
         shapes = [(h, s - h) for h in range(max(1, s - n), min(n, s - 1) + 1)]
+        for p, w in shapes:          # the one-axis sums over q < w (all known)
+            for a in range(3):
+                weighted = red(T[p, 1:w] * np.arange(1, w) ** a)
+                XF[a][p, w] = dot(weighted, rev(f, w))
+                XV2[a][p, w] = dot(weighted, rev(V[2], w))
+                Y[a][p, w] = red(2 * p * XF[a][p, w] + p * p * XV2[a][p, w])
         for h, w in shapes:
             T[h, w] = red(int(h == w == 1) - centres(h, w) - pairs(h, w))
-        for h, w in shapes:
+        for p, w in shapes:
             for a in range(3):
-                for b in range(3):
-                    W[a][b][h, w] = red(int(T[h, w]) * w ** a * h ** b)
+                Wt[a][p, w] = red(int(T[p, w]) * w ** a)
+                Y[a][p, w] = red(Y[a][p, w] + Wt[a][p, w])
+            S1[p, w] = red(Wt[1][p, w] + p * XF[1][p, w])
+        for p, w in shapes:
+            Z[p, w] = red(T[p, w] + p * XF[0][p, w] + dot(rev(f, p), S1[1:p, w]))
         for h, w in shapes:
             Uc[h, w] = red(corner(h, w))
         for h, w in shapes:
