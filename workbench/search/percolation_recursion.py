@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -65,8 +65,15 @@ class _Ring:
 
 
 def tables(n: int, modulus: int | None = None) -> Tables:
-    """T, Uc and SS for every rectangle up to n x n, processed by half-perimeter s = h + w: a value
-    of half-perimeter s needs kernels at extensions x + y <= s - 2 only.
+    """T, Uc and SS for every rectangle up to n x n."""
+    return recursion(n, modulus)(n)
+
+
+def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tables]:
+    """extend(n) for n <= capacity: T, Uc and SS for every rectangle up to n x n, computing only
+    what earlier calls have not (a table of a(1..N) costs one run to N). Rectangles are processed
+    by half-perimeter s = h + w: a value of half-perimeter s needs kernels at extensions
+    x + y <= s - 2 only.
 
     Each sum over centres D is a convolution of T (weighted by powers of D's height p and width q,
     the number of places for a one-wide neighbour) with a kernel of neighbour weights. The kernels
@@ -75,7 +82,8 @@ def tables(n: int, modulus: int | None = None) -> Tables:
     per entry of C = Uc * Uc, so the whole run costs O(n^4)."""
     ring = _Ring(modulus)
     red, dot, zeros = ring.red, ring.dot, ring.zeros
-    size = n + 3
+    size = capacity + 3
+    done, kdone, cdone = (np.zeros((size, size), dtype=bool) for _ in range(3))
     T, Uc, SS = zeros(size, size), zeros(size, size), zeros(size, size)
     f = zeros(size)            # f[x] = -Uc(x-1, 1): one neighbour, a column x - 1 long, x >= 2
     V = [zeros(size), zeros(size), zeros(size)]   # two opposite directions spanning x: a neighbours
@@ -145,12 +153,24 @@ def tables(n: int, modulus: int | None = None) -> Tables:
         return (2 * conv(S1, pi, h, w) + Y[1][h, w] + dot(rev(f, h), Y[2][1:h, w])
                 + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1]))
 
-    for s in range(2, 2 * n + 1, 2):
-        for x in range(min(s - 2, n), max(0, s - 2 - n) - 1, -1):    # (s - 2, 0) first: 1-D parts
-            kernels(x, s - 2 - x)
+    def extend(n: int) -> Tables:
+        if n > capacity:
+            raise ValueError(f"this recursion holds rectangles up to {capacity} x {capacity}")
+        for s in range(2, 2 * n + 1, 2):
+            stage(s, n)
+        return Tables(T, Uc, SS, modulus)
+
+    def stage(s: int, n: int) -> None:
+        """Everything of half-perimeter s inside n x n (kernels: s - 2) not computed before."""
+        for x in range(max(0, s - 1 - n), min(s - 2, n - 1) + 1):     # extensions x, y < n
+            if not kdone[x, s - 2 - x]:
+                kernels(x, s - 2 - x)
+                kdone[x, s - 2 - x] = True
         for x in range(max(1, s - n - 1), min(n + 1, s - 1) + 1):
-            C[x, s - x] = red(conv(Uc, Uc, x, s - x))
-        shapes = [(h, s - h) for h in range(max(1, s - n), min(n, s - 1) + 1)]
+            if not cdone[x, s - x]:
+                C[x, s - x] = red(conv(Uc, Uc, x, s - x))
+                cdone[x, s - x] = True
+        shapes = [(h, s - h) for h in range(max(1, s - n), min(n, s - 1) + 1) if not done[h, s - h]]
         for p, w in shapes:          # the one-axis sums over q < w (all known)
             for a in range(3):
                 weighted = red(T[p, 1:w] * np.arange(1, w) ** a)
@@ -170,26 +190,22 @@ def tables(n: int, modulus: int | None = None) -> Tables:
             Uc[h, w] = red(corner(h, w))
         for h, w in shapes:
             SS[h, w] = red(side(h, w))
-    return Tables(T, Uc, SS, modulus)
+            done[h, w] = True
+
+    return extend
 
 
-_done: dict[str, Any] = {}      # the largest run of this process: tables, size, seconds
+_exact: list[Callable[[int], Tables]] = []     # this process's recursion, extended on demand
 
 
-def checkpoint(n: int) -> int:
-    """The size actually computed for a(n): n itself up to 25, else n rounded up to a multiple of
-    25, so that a table of a(1..N) costs about twice its last run instead of N runs."""
-    return n if n <= 25 else min(N_MAX, -(-n // 25) * 25)
-
-
-def count(n: int) -> tuple[int, int, float]:
-    """a(n), the size m of the run that computed it (all rectangles up to m x m) and that run's
-    seconds; a run of this process that already reached n is reused."""
-    if _done.get("size", 0) < n:
-        started = time.perf_counter()
-        size = checkpoint(n)
-        _done.update(tables=tables(size), size=size, seconds=time.perf_counter() - started)
-    return int(_done["tables"].T[n, n]), _done["size"], _done["seconds"]
+def count(n: int) -> tuple[int, float]:
+    """a(n) and the seconds this call spent: the process keeps its recursion, so a table of
+    a(1..N) costs one run to N (each row its own share)."""
+    if not _exact:
+        _exact.append(recursion(N_MAX))
+    started = time.perf_counter()
+    t = _exact[0](n)
+    return int(t.T[n, n]), time.perf_counter() - started
 
 
 def terms(n: int) -> list[int]:
@@ -261,11 +277,11 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
         examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
             if show and n <= 12 else []
         build = time.perf_counter() - started
-        total, size, seconds = count(n)
+        total, seconds = count(n)
         report(Incumbent(None, None, None, count=total))
         return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
-                      message=f"exact count by the recursion over rectangles (all rectangles up to "
-                              f"{size} x {size} in {seconds:.2f} s)")
+                      message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
+                              f"extend it to {n} x {n})")
     result, build = _transfer(lambda m: m.solve(n, options, report))
     result.build_seconds += build
     return result
