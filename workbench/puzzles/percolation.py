@@ -110,10 +110,15 @@ class PercolationPuzzle(Puzzle):
         return key + "-transfer" if params.get("counter") == "transfer" and not _permutation(params) else key
 
     def bench_cases(self) -> list[BenchCase]:
-        """The native counter climbs n (goals: a(8) < 1 min, a(9) < 10 min on 2 cores); the CP
-        models climb until enumeration no longer finishes."""
-        cases = [BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
-                           label="native transfer-matrix count ladder, 10 min"),
+        """The recursion (goals on 2 cores: a(10) < 1 s, a(100) < 60 s, the table a(1..200) < 15 min
+        in all, each row extending the last); the transfer matrix climbs n (a(8) < 1 min, a(9) < 10
+        min); the CP models climb until enumeration no longer finishes."""
+        cases = [BenchCase(self.name, 10, "search", 60.0, count=True, label="recursion a(10)"),
+                 BenchCase(self.name, 100, "search", 600.0, count=True, label="recursion a(100)"),
+                 BenchCase(self.name, 1, "search", 900.0, count=True, ladder=True, n_stop=200,
+                           label="recursion table a(1..200)"),
+                 BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
+                           params={"counter": "transfer"}, label="native transfer-matrix count ladder, 10 min"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
                            params={"permutation": True}, label="native permutation count ladder, 10 min")]
         for solver in ("cpsat", "minizinc:gecode"):
