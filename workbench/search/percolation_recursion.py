@@ -91,7 +91,7 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
     pi = zeros(size, size)     # one corner neighbour covering u rows and l columns (three shapes)
     PP = zeros(size, size)     # two opposite corner neighbours
     Tri = zeros(size, size)    # one wide neighbour over a one-wide centre, both sides extended
-    Kq1 = zeros(size, size)
+    Kq1 = zeros(size, size)    # Tri on either side of a one-wide centre, the fourth direction free
     C = zeros(size, size)      # C = Uc * Uc (two-dimensional convolution)
     Wt = [zeros(size, size) for _ in range(3)]    # Wt[a][p, q] = T(p, q) q^a
     XF = [zeros(size, size) for _ in range(3)]    # XF[a][p, w] = sum_q T(p, q) q^a f(w - q)
@@ -111,6 +111,7 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
         return dot(a[2:h:2, 2:w:2], k[h - 2:0:-2, w - 2:0:-2]) + dot(a[1:h:2, 1:w:2], k[h - 1:0:-2, w - 1:0:-2])
 
     def kernels(x: int, y: int) -> None:
+        """The neighbour weights at extensions (x, y), from U values of half-perimeter <= x + y."""
         if y == 0:
             if x >= 2:
                 f[x] = red(-Uc[x - 1, 1])
