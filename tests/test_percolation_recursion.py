@@ -157,6 +157,16 @@ def test_cli_json_count_is_an_exact_integer():
     assert record["status"] == "optimal" and record["count"] > 2 ** 64
 
 
+def test_puzzle_knows_the_transfer_limit_without_loading_numba():
+    from workbench.puzzles import percolation as puzzle
+    from workbench.search import percolation as transfer
+
+    assert puzzle.TRANSFER_N_MAX == transfer.N_MAX
+    code = "import sys, workbench.puzzles.percolation; print('numba' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True).stdout.strip() == "False"
+
+
 @pytest.mark.parametrize("args,message", [
     (["--n", "0"], "between 1 and 400"), (["--n", "401"], "between 1 and 400"),
     (["--n", "2.5"], "must be an integer"), (["--n", "13", "--counter", "transfer"], "between 1 and 12"),

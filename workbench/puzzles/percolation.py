@@ -13,11 +13,11 @@ from ..checks.percolation import check as check_set, fill
 from ..generators.percolation import decode_cells, linear_model
 from ..models.core import LinearModel, Model
 from ..drawing import figure
-from ..search.percolation import N_MAX as TRANSFER_N_MAX
 from ..search.percolation_recursion import N_MAX as RECURSION_N_MAX
 from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 COUNTERS = ("recursion", "transfer")
+TRANSFER_N_MAX = 12   # search.percolation.N_MAX, not imported here: that module loads numba (tested)
 
 
 def _permutation(params: dict[str, Any]) -> bool:
