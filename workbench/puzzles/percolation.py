@@ -13,11 +13,28 @@ from ..checks.percolation import check as check_set, fill
 from ..generators.percolation import decode_cells, linear_model
 from ..models.core import LinearModel, Model
 from ..drawing import figure
-from .base import BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from ..search.percolation_recursion import N_MAX as RECURSION_N_MAX
+from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+
+COUNTERS = ("recursion", "transfer")
+TRANSFER_N_MAX = 12   # search.percolation.N_MAX, not imported here: that module loads numba (tested)
 
 
 def _permutation(params: dict[str, Any]) -> bool:
     return bool(params.get("permutation"))
+
+
+def counter_name(text: str) -> str:
+    """The --counter value, checked when the command line is read (one clear line, exit 2)."""
+    if text not in COUNTERS:
+        import argparse
+        raise argparse.ArgumentTypeError(f"--counter is {' or '.join(COUNTERS)}, got '{text}'")
+    return text
+
+
+def _counter(params: dict[str, Any]) -> str:
+    """The native counter: the permutation variant has only the transfer matrix."""
+    return "transfer" if _permutation(params) else params.get("counter") or "recursion"
 
 
 class PercolationPuzzle(Puzzle):
@@ -26,12 +43,21 @@ class PercolationPuzzle(Puzzle):
     sense = "max"                  # nothing is optimised: the question is a count
     counts = True
     n_min = 1
-    n_max = 12
+    n_max = RECURSION_N_MAX        # the recursion's limit; the transfer matrix stops at 12
     default_solver = "search"
     formulations = [Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
                                           "else 1 + the second earliest neighbour")]
-    options = [PuzzleOption("--permutation", "one cell per row and column (large Schroeder numbers)")]
-    native_search = "workbench.search.percolation:solve"
+    options = [PuzzleOption("--permutation", "one cell per row and column (large Schroeder numbers)"),
+               PuzzleOption("--counter", "percolation, search backend: recursion over rectangles (default, "
+                            f"n <= {RECURSION_N_MAX}) or transfer (row-by-row transfer matrix, "
+                            f"n <= {TRANSFER_N_MAX}, also --permutation)", counter_name)]
+    native_search = "workbench.search.percolation_recursion:solve"
+
+    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+        super().validate(n, params)
+        if n is not None and _counter(params) == "transfer" and n > TRANSFER_N_MAX:
+            what = "--permutation" if _permutation(params) else "--counter transfer"
+            raise BadInput(f"{self.name} {what}: n must be between 1 and {TRANSFER_N_MAX}, got {n}")
 
     def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
         assert n is not None
@@ -78,11 +104,21 @@ class PercolationPuzzle(Puzzle):
     def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
         return "percolation-permutation" if _permutation(params) else "percolation"
 
+    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+        """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
+        key = self.table_key(params, formulation)
+        return key + "-transfer" if params.get("counter") == "transfer" and not _permutation(params) else key
+
     def bench_cases(self) -> list[BenchCase]:
-        """The native counter climbs n (goals: a(8) < 1 min, a(9) < 10 min on 2 cores); the CP
-        models climb until enumeration no longer finishes."""
-        cases = [BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
-                           label="native transfer-matrix count ladder, 10 min"),
+        """The recursion (goals on 2 cores: a(10) < 1 s, a(100) < 60 s, the table a(1..200) < 15 min
+        in all, each row extending the last); the transfer matrix climbs n (a(8) < 1 min, a(9) < 10
+        min); the CP models climb until enumeration no longer finishes."""
+        cases = [BenchCase(self.name, 10, "search", 60.0, count=True, label="recursion a(10)"),
+                 BenchCase(self.name, 100, "search", 600.0, count=True, label="recursion a(100)"),
+                 BenchCase(self.name, 1, "search", 900.0, count=True, ladder=True, n_stop=200,
+                           label="recursion table a(1..200)"),
+                 BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
+                           params={"counter": "transfer"}, label="native transfer-matrix count ladder, 10 min"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
                            params={"permutation": True}, label="native permutation count ladder, 10 min")]
         for solver in ("cpsat", "minizinc:gecode"):

@@ -41,11 +41,11 @@ def _popcount(x: np.int64) -> int:
 
 
 @njit(cache=True)
-def _close(rows: np.ndarray, last: int, n: int) -> None:
+def _close(rows: np.ndarray, last: int, w: int) -> None:
     """Fill rows[0..last] in place: any cell with >= 2 filled orthogonal neighbours, to a fixpoint.
     New cells arrive at the bottom row and growth climbs, so the sweeps go bottom-up and settle
     each row before moving on."""
-    full = (1 << n) - 1
+    full = (1 << w) - 1
     changed = True
     while changed:
         changed = False
@@ -76,7 +76,7 @@ def _perimeter(rows: np.ndarray, last: int) -> int:
 
 
 @njit(cache=True)
-def _cells_needed(rows: np.ndarray, r: int, n: int) -> int:
+def _cells_needed(rows: np.ndarray, r: int, h: int, w: int) -> int:
     """A lower bound on the cells still to place below row r: every pair of adjacent rows and
     columns, and the edge rows and columns, must hold a chosen cell (the closure covers those
     that already do; rows 0..r are final)."""
@@ -85,13 +85,13 @@ def _cells_needed(rows: np.ndarray, r: int, n: int) -> int:
         cols |= rows[i]
     need_c = 0
     covered_prev = True
-    for e in range(n):
+    for e in range(w):
         cov = (cols >> e) & 1
-        if not cov and (e == 0 or not covered_prev or e == n - 1):
+        if not cov and (e == 0 or not covered_prev or e == w - 1):
             cov = 1
             need_c += 1
         covered_prev = cov == 1
-    rem = n - 1 - r
+    rem = h - 1 - r
     need_r = 0
     if rem > 0:
         need_r = (rem + 1) // 2 if rows[r] != 0 else (rem + 2) // 2
@@ -99,9 +99,9 @@ def _cells_needed(rows: np.ndarray, r: int, n: int) -> int:
 
 
 @njit(cache=True)
-def _full(rows: np.ndarray, n: int) -> bool:
-    for i in range(n):
-        if rows[i] != (1 << n) - 1:
+def _full(rows: np.ndarray, h: int, w: int) -> bool:
+    for i in range(h):
+        if rows[i] != (1 << w) - 1:
             return False
     return True
 
@@ -116,43 +116,43 @@ def _rows_ok(rows: np.ndarray, r: int) -> bool:
 
 # -- the state key: closure rows packed into words, plus used columns -------------------------
 @njit(cache=True)
-def _pack(rows: np.ndarray, last: int, n: int, used: int, key: np.ndarray) -> None:
-    per_word = 63 // n
+def _pack(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray) -> None:
+    per_word = 63 // w
     key[:] = 0
     for i in range(last + 1):
-        key[i // per_word] |= np.uint64(rows[i]) << np.uint64((i % per_word) * n)
+        key[i // per_word] |= np.uint64(rows[i]) << np.uint64((i % per_word) * w)
     key[KEY_WORDS - 1] = np.uint64(used)
 
 
 @njit(cache=True)
-def _unpack(key: np.ndarray, last: int, n: int, rows: np.ndarray) -> int:
-    per_word = 63 // n
-    full = np.uint64((1 << n) - 1)
-    for i in range(n):
+def _unpack(key: np.ndarray, last: int, w: int, rows: np.ndarray) -> int:
+    per_word = 63 // w
+    full = np.uint64((1 << w) - 1)
+    for i in range(rows.shape[0]):
         rows[i] = 0
     for i in range(last + 1):
-        rows[i] = np.int64((key[i // per_word] >> np.uint64((i % per_word) * n)) & full)
+        rows[i] = np.int64((key[i // per_word] >> np.uint64((i % per_word) * w)) & full)
     return np.int64(key[KEY_WORDS - 1])
 
 
 @njit(cache=True)
-def _mirror(x: np.int64, n: int) -> np.int64:
+def _mirror(x: np.int64, w: int) -> np.int64:
     y = 0
-    for b in range(n):
+    for b in range(w):
         if (x >> b) & 1:
-            y |= 1 << (n - 1 - b)
+            y |= 1 << (w - 1 - b)
     return y
 
 
 @njit(cache=True)
-def _canonical(rows: np.ndarray, last: int, n: int, used: int, key: np.ndarray,
+def _canonical(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray,
                alt: np.ndarray, mirrored: np.ndarray) -> None:
     """Key of the state or of its mirror image, whichever is smaller: mirror images have the
     same futures, and the full board is its own mirror, so merging them keeps the count exact."""
-    _pack(rows, last, n, used, key)
+    _pack(rows, last, w, used, key)
     for i in range(last + 1):
-        mirrored[i] = _mirror(rows[i], n)
-    _pack(mirrored, last, n, _mirror(used, n), alt)
+        mirrored[i] = _mirror(rows[i], w)
+    _pack(mirrored, last, w, _mirror(used, w), alt)
     for w in range(KEY_WORDS - 1, -1, -1):
         if alt[w] != key[w]:
             if alt[w] < key[w]:
@@ -209,12 +209,12 @@ def _table(capacity: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 # -- one row of the transfer matrix --------------------------------------------------------
-def row_patterns(n: int) -> tuple[np.ndarray, np.ndarray]:
+def row_patterns(w: int) -> tuple[np.ndarray, np.ndarray]:
     """Every row pattern without two horizontally adjacent cells, sorted by size, and ends[k] =
     how many have at most k cells: a row with k cells left to place tries only ends[k] of them."""
-    pats = sorted((p for p in range(1 << n) if p & (p >> 1) == 0), key=lambda p: (bin(p).count("1"), p))
+    pats = sorted((p for p in range(1 << w) if p & (p >> 1) == 0), key=lambda p: (bin(p).count("1"), p))
     sizes = [bin(p).count("1") for p in pats]
-    ends = np.array([sum(1 for s in sizes if s <= k) for k in range(n + 1)], dtype=np.int64)
+    ends = np.array([sum(1 for s in sizes if s <= k) for k in range(w + 1)], dtype=np.int64)
     return np.array(pats, dtype=np.int64), ends
 
 
@@ -231,58 +231,58 @@ def _patterns(allowed: np.int64, left: int, table: np.ndarray, ends: np.ndarray,
 
 
 @njit(cache=True)
-def _extend(rows: np.ndarray, r: int, n: int, p: np.int64, placed: int, permutation: bool,
+def _extend(rows: np.ndarray, r: int, h: int, w: int, p: np.int64, placed: int, permutation: bool,
             work: np.ndarray) -> bool:
     """work = the closure after adding pattern p as row r to the closure `rows` of rows 0..r-1;
     False when that can no longer lead to a filled board."""
     k = _popcount(p)
-    left = n - placed
+    left = (h + w) // 2 - placed
     if k > left or (permutation and k != 1):
         return False
-    below = n - 1 - r          # rows still to come; row r stays empty of the closure iff p is empty
+    below = h - 1 - r          # rows still to come; row r stays empty of the closure iff p is empty
     if (below == 0 and k != left) or left - k < ((below + 1) // 2 if p else (below + 2) // 2):
         return False           # the cells left cannot touch every pair of rows below (and row n-1)
     work[:] = rows
     work[r] = p
-    _close(work, r, n)
+    _close(work, r, w)
     if _perimeter(work, r) != 4 * (placed + k):
-        return False                      # perimeter lost: n cells can no longer fill n x n
-    if not _rows_ok(work, r) or _cells_needed(work, r, n) > left - k:
+        return False                      # perimeter lost: (h + w) / 2 cells can no longer fill h x w
+    if not _rows_ok(work, r) or _cells_needed(work, r, h, w) > left - k:
         return False
-    return r < n - 1 or _full(work, n)
+    return r < h - 1 or _full(work, h, w)
 
 
 @njit(cache=True)
-def _allowed(rows: np.ndarray, r: int, n: int, used: int, permutation: bool) -> np.int64:
+def _allowed(rows: np.ndarray, r: int, w: int, used: int, permutation: bool) -> np.int64:
     """Cells of row r that may be chosen: not under the closure (no perimeter loss), and for the
     permutation variant not in a used column."""
-    allowed = ((1 << n) - 1) & ~(rows[r - 1] if r > 0 else 0)
+    allowed = ((1 << w) - 1) & ~(rows[r - 1] if r > 0 else 0)
     return allowed & ~used if permutation else allowed
 
 
 @njit(cache=True, nogil=True)
-def _step(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, n: int,
+def _step(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, h: int, w: int,
           permutation: bool, table: np.ndarray, ends: np.ndarray, keys: np.ndarray,
           counts: np.ndarray, size: int):
     """Extend the states in source slots lo..hi-1 by every admissible pattern of row r.
     Returns the destination table (grown as needed) and its size."""
-    rows = np.zeros(n, dtype=np.int64)
-    work = np.zeros(n, dtype=np.int64)
+    rows = np.zeros(h, dtype=np.int64)
+    work = np.zeros(h, dtype=np.int64)
     key = np.zeros(KEY_WORDS, dtype=np.uint64)
     alt = np.zeros(KEY_WORDS, dtype=np.uint64)
-    mirrored = np.zeros(n, dtype=np.int64)
+    mirrored = np.zeros(h, dtype=np.int64)
     pats = np.zeros(table.shape[0], dtype=np.int64)
     for s in range(lo, hi):
         if src_keys[s, 0] == EMPTY:
             continue
-        used = _unpack(src_keys[s], r - 1, n, rows)
+        used = _unpack(src_keys[s], r - 1, w, rows)
         placed = _perimeter(rows, r - 1) // 4
-        npat = _patterns(_allowed(rows, r, n, used, permutation), n - placed, table, ends, pats)
+        npat = _patterns(_allowed(rows, r, w, used, permutation), (h + w) // 2 - placed, table, ends, pats)
         for j in range(npat):
             p = pats[j]
-            if not _extend(rows, r, n, p, placed, permutation, work):
+            if not _extend(rows, r, h, w, p, placed, permutation, work):
                 continue
-            _canonical(work, r, n, used | p, key, alt, mirrored)
+            _canonical(work, r, w, used | p, key, alt, mirrored)
             size += _add(keys, counts, key, src_counts[s])
             if 2 * size > keys.shape[0]:
                 keys, counts = _rehash(keys, counts, 2 * keys.shape[0])
@@ -304,32 +304,44 @@ class _Timeout(Exception):
     pass
 
 
-def walked_rows(n: int) -> int:
+def walked_rows(h: int, w: int) -> int:
     """How many final rows are walked depth first instead of stored as layers of states. The last
     layers are the widest (n = 9: 3.9 million states after row 5, 38.7 million after row 6, over
     9 GB of tables), so at most six rows are stored; walking costs little more time (n = 8:
-    7.1 s CPU walking 3 rows, 10.7 s storing all)."""
-    return 0 if n < 7 else max(2, n - 6)
+    7.1 s CPU walking 3 rows, 10.7 s storing all). Boards of few rows are stored whole: walking
+    visits every set one by one."""
+    return 0 if h < 7 or w < 7 else max(2, h - 6)
 
 
 def count_sets(n: int, permutation: bool = False, threads: int = 2, deadline: float | None = None,
                progress=None, walk: int | None = None) -> int:
     """The number of n-cell sets that fill the n x n board (permutation: one per row and column).
-    Rows 0..n-walk-1 go layer by layer through hash tables of states, the last `walk` rows depth
-    first from each stored state. Raises _Timeout when time.monotonic() passes the deadline."""
+    Raises _Timeout when time.monotonic() passes the deadline."""
     if not 1 <= n <= N_MAX:
         raise ValueError(f"the native counter handles 1 <= n <= {N_MAX}")
-    walk = walked_rows(n) if walk is None else max(0, min(walk, n))
+    return count_rectangle(n, n, permutation, threads, deadline, progress, walk)
+
+
+def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
+                    deadline: float | None = None, progress=None, walk: int | None = None) -> int:
+    """The number of (h + w) / 2-cell sets that fill the h x w rectangle (h rows of width w; 0 when
+    h + w is odd). Rows 0..h-walk-1 go layer by layer through hash tables of states, the last
+    `walk` rows depth first from each stored state."""
+    if (h + w) % 2:
+        return 0
+    if not (1 <= w <= 63 and 1 <= h <= (KEY_WORDS - 1) * (63 // w)) or (permutation and h != w):
+        raise ValueError(f"the transfer matrix cannot hold a {h} x {w} board")
+    walk = walked_rows(h, w) if walk is None else max(0, min(walk, h))
     threads = max(1, threads)
-    table, ends = row_patterns(n)
+    table, ends = row_patterns(w)
     keys, counts = _table(16)
     _add(keys, counts, np.zeros(KEY_WORDS, dtype=np.uint64), np.int64(1))
     chunk = 1024
-    for r in range(n - walk):
+    for r in range(h - walk):
         parts: list = [(*_table(1 << 12), 0) for _ in range(threads)]
 
         def extend(t: int, lo: int) -> None:
-            parts[t] = _step(keys, counts, lo, min(lo + chunk, keys.shape[0]), r, n, permutation,
+            parts[t] = _step(keys, counts, lo, min(lo + chunk, keys.shape[0]), r, h, w, permutation,
                              table, ends, *parts[t])
 
         _run_chunks(extend, keys.shape[0], chunk, threads, deadline)
@@ -342,10 +354,10 @@ def count_sets(n: int, permutation: bool = False, threads: int = 2, deadline: fl
     if walk == 0:
         return int(counts[keys[:, 0] != EMPTY].sum())
     sums = [0] * threads
-    r0 = n - walk
+    r0 = h - walk
 
     def finish(t: int, lo: int) -> None:
-        sums[t] += int(_finish(keys, counts, lo, min(lo + chunk, keys.shape[0]), r0, n, permutation,
+        sums[t] += int(_finish(keys, counts, lo, min(lo + chunk, keys.shape[0]), r0, h, w, permutation,
                                table, ends))
 
     _run_chunks(finish, keys.shape[0], chunk, threads, deadline)
@@ -393,24 +405,25 @@ def _run_parallel(work, threads: int) -> None:
 
 # -- depth-first walk: the last rows of the count, example sets, and a cross-check ------------
 @njit(cache=True, nogil=True)
-def _dfs(start: np.ndarray, d0: int, used0: int, n: int, permutation: bool, table: np.ndarray,
+def _dfs(start: np.ndarray, d0: int, used0: int, h: int, w: int, permutation: bool, table: np.ndarray,
          ends: np.ndarray, limit: int, count_all: bool, offset: int, found: np.ndarray) -> int:
     """Walk the row transitions depth first from the closure `start` of rows 0..d0-1, one set at
     a time. Returns how many completions it met (all of them when count_all, else it stops at
     `limit`) and stores the first `limit` of them in `found` as the chosen cells' rows d0..n-1;
     `offset` rotates the order in which each row's patterns are tried (a cheap seed)."""
-    clos = np.zeros((n + 1, n), dtype=np.int64)
-    pats = np.zeros((n, table.shape[0]), dtype=np.int64)
-    npat = np.zeros(n, dtype=np.int64)
-    idx = np.zeros(n, dtype=np.int64)
-    placed = np.zeros(n + 1, dtype=np.int64)
-    used = np.zeros(n + 1, dtype=np.int64)
-    chosen = np.zeros(n, dtype=np.int64)
-    work = np.zeros(n, dtype=np.int64)
+    cells = (h + w) // 2
+    clos = np.zeros((h + 1, h), dtype=np.int64)
+    pats = np.zeros((h, table.shape[0]), dtype=np.int64)
+    npat = np.zeros(h, dtype=np.int64)
+    idx = np.zeros(h, dtype=np.int64)
+    placed = np.zeros(h + 1, dtype=np.int64)
+    used = np.zeros(h + 1, dtype=np.int64)
+    chosen = np.zeros(h, dtype=np.int64)
+    work = np.zeros(h, dtype=np.int64)
     clos[d0, :] = start
     placed[d0] = _perimeter(start, d0 - 1) // 4
     used[d0] = used0
-    npat[d0] = _patterns(_allowed(start, d0, n, used0, permutation), n - placed[d0], table, ends, pats[d0])
+    npat[d0] = _patterns(_allowed(start, d0, w, used0, permutation), cells - placed[d0], table, ends, pats[d0])
     idx[d0] = 0
     total = 0
     d = d0
@@ -420,10 +433,10 @@ def _dfs(start: np.ndarray, d0: int, used0: int, n: int, permutation: bool, tabl
             continue
         p = pats[d, (idx[d] + offset) % npat[d]]
         idx[d] += 1
-        if not _extend(clos[d], d, n, p, placed[d], permutation, work):
+        if not _extend(clos[d], d, h, w, p, placed[d], permutation, work):
             continue
         chosen[d] = p
-        if d == n - 1:
+        if d == h - 1:
             if total < limit:
                 found[total, :] = chosen
             total += 1
@@ -434,25 +447,25 @@ def _dfs(start: np.ndarray, d0: int, used0: int, n: int, permutation: bool, tabl
         placed[d + 1] = placed[d] + _popcount(p)
         used[d + 1] = used[d] | p
         d += 1
-        npat[d] = _patterns(_allowed(work, d, n, used[d], permutation), n - placed[d], table, ends, pats[d])
+        npat[d] = _patterns(_allowed(work, d, w, used[d], permutation), cells - placed[d], table, ends, pats[d])
         idx[d] = 0
     return total
 
 
 @njit(cache=True, nogil=True)
-def _finish(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, n: int,
+def _finish(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, h: int, w: int,
             permutation: bool, table: np.ndarray, ends: np.ndarray) -> np.int64:
     """Sum over the states (closures of rows 0..r-1) in slots lo..hi-1 of their prefix counts times
     their completions, found depth first: the last layers are the widest, so they are walked
     instead of stored."""
-    rows = np.zeros(n, dtype=np.int64)
-    none = np.zeros((1, n), dtype=np.int64)
+    rows = np.zeros(h, dtype=np.int64)
+    none = np.zeros((1, h), dtype=np.int64)
     total = np.int64(0)
     for s in range(lo, hi):
         if src_keys[s, 0] == EMPTY:
             continue
-        used = _unpack(src_keys[s], r - 1, n, rows)
-        total += src_counts[s] * _dfs(rows, r, used, n, permutation, table, ends, 0, True, 0, none)
+        used = _unpack(src_keys[s], r - 1, w, rows)
+        total += src_counts[s] * _dfs(rows, r, used, h, w, permutation, table, ends, 0, True, 0, none)
     return total
 
 
@@ -461,14 +474,14 @@ def example_sets(n: int, k: int, permutation: bool = False, seed: int = 0) -> li
     if k <= 0:
         return []
     found = np.zeros((k, n), dtype=np.int64)
-    got = _dfs(np.zeros(n, dtype=np.int64), 0, 0, n, permutation, *row_patterns(n), k, False, seed, found)
+    got = _dfs(np.zeros(n, dtype=np.int64), 0, 0, n, n, permutation, *row_patterns(n), k, False, seed, found)
     return [{"n": n, "cells": [[r, c] for r in range(n) for c in range(n) if (m[r] >> c) & 1]}
             for m in found[:min(got, k)]]
 
 
 def enumerate_count(n: int, permutation: bool = False) -> int:
     """The count by plain enumeration of every set (slow; cross-checks count_sets for small n)."""
-    return int(_dfs(np.zeros(n, dtype=np.int64), 0, 0, n, permutation, *row_patterns(n), 0, True, 0,
+    return int(_dfs(np.zeros(n, dtype=np.int64), 0, 0, n, n, permutation, *row_patterns(n), 0, True, 0,
                     np.zeros((1, n), dtype=np.int64)))
 
 
@@ -479,12 +492,16 @@ def warm_up() -> None:
 
 
 def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The `search` backend: the exact count (options.count) or one percolating set."""
+    """The transfer-matrix side of the `search` backend (percolation_recursion.solve dispatches):
+    the exact count (options.count) or one percolating set."""
     assert n is not None
-    if not 1 <= n <= N_MAX:
-        return Result(Status.ERROR, message=f"the native counter handles 1 <= n <= {N_MAX}")
     params = options.params
     permutation = bool(params.get("permutation"))
+    if not 1 <= n <= N_MAX:
+        if not options.count and not permutation:       # the diagonal fills any board
+            return Result(Status.OPTIMAL, solution={"n": n, "cells": [[i, i] for i in range(n)]},
+                          message="the diagonal")
+        return Result(Status.ERROR, message=f"the transfer-matrix counter handles 1 <= n <= {N_MAX}")
     seed = int(options.seed or 0)
     if not options.count:
         found = example_sets(n, 1, permutation, seed)
@@ -501,3 +518,4 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     report(Incumbent(None, None, None, count=total))
     return Result(Status.OPTIMAL, count=total, solution=examples,
                   message="exact row-by-row transfer-matrix count")
+

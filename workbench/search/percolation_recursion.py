@@ -1,0 +1,335 @@
+"""Exact count of minimal percolating sets (OEIS A146971) by a recursion over rectangles.
+
+Why it works (derivation and proofs in docs/percolation.md). A set of (h + w) / 2 cells whose
+closure is the h x w rectangle is *tight*; a(n) = T(n, n). A *split* of a tight set cuts it into
+two parts that each close to a rectangle; the two rectangles then form a lossless pair (diagonal
+corners, or one empty row or column with exactly one shared column or row). The splits of a set
+never cross, so a set with a chosen subset S of its splits is a tree of rectangles, each holding a
+tight set of its own, and  sum over S of (-1)^|S| = [one cell]. Counting these trees as nodes
+minus edges, and rooting each at a centre rectangle D, gives
+
+    T(R) = - sum_{D < R} T(D) N(D in R) - sum_{lossless pairs A, B spanning R} U_A U_B,
+
+where N sums, over the neighbours that extend D to R (at most one per direction), the product of
+-U(Q, c) with c the cell of Q that touches D, and U(Q, c) counts the tight sets of Q that have no
+split covering c: the same sum restricted to centres D that hold c. Only corner cells (Uc) and
+U summed along one side (SS) are ever needed. The sums over the position of D are convolutions of
+T with kernels built from U, so all rectangles up to n x n cost O(n^4) operations.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from ..solvers.base import Incumbent, Options, Report, Result, Status
+
+N_MAX = 400
+
+
+@dataclass
+class Tables:
+    """T[h, w] tight sets, Uc[h, w] the corner refinement, SS[h, w] the refinement summed along
+    the bottom side, for 1 <= h, w <= n (exact integers, or residues modulo `modulus`)."""
+    T: np.ndarray
+    Uc: np.ndarray
+    SS: np.ndarray
+    modulus: int | None
+
+
+class _Ring:
+    """Exact integers in numpy object arrays, or int64 residues modulo a prime below 2^31 (every
+    product is reduced before it is summed, so nothing overflows)."""
+
+    def __init__(self, modulus: int | None):
+        self.m = modulus
+
+    def zeros(self, *shape: int) -> np.ndarray:
+        if self.m is None:
+            a = np.empty(shape, dtype=object)
+            a.fill(0)
+            return a
+        return np.zeros(shape, dtype=np.int64)
+
+    def red(self, v: Any) -> Any:
+        return v if self.m is None else v % self.m
+
+    def dot(self, a: np.ndarray, b: np.ndarray) -> Any:
+        """sum(a * b) over all entries."""
+        if self.m is None:
+            return (a * b).sum() if a.size else 0
+        return int(((a * b) % self.m).sum() % self.m) if a.size else 0
+
+
+def tables(n: int, modulus: int | None = None) -> Tables:
+    """T, Uc and SS for every rectangle up to n x n."""
+    return recursion(n, modulus)(n)
+
+
+def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tables]:
+    """extend(n) for n <= capacity: T, Uc and SS for every rectangle up to n x n, computing only
+    what earlier calls have not (a table of a(1..N) costs one run to N). Rectangles are processed
+    by half-perimeter s = h + w: a value of half-perimeter s needs kernels at extensions
+    x + y <= s - 2 only.
+
+    Each sum over centres D is a convolution of T (weighted by powers of D's height p and width q,
+    the number of places for a one-wide neighbour) with a kernel of neighbour weights. The kernels
+    that are products of one-dimensional parts are summed one axis at a time (XF, XV2, Y: O(n)
+    per entry); what remains is four two-dimensional sums per rectangle (against pi and PP) and one
+    per entry of C = Uc * Uc, so the whole run costs O(n^4)."""
+    ring = _Ring(modulus)
+    red, dot, zeros = ring.red, ring.dot, ring.zeros
+    size = capacity + 3
+    done, kdone, cdone = (np.zeros((size, size), dtype=bool) for _ in range(3))
+    T, Uc, SS = zeros(size, size), zeros(size, size), zeros(size, size)
+    f = zeros(size)            # f[x] = -Uc(x-1, 1): one neighbour, a column x - 1 long, x >= 2
+    V = [zeros(size), zeros(size), zeros(size)]   # two opposite directions spanning x: a neighbours
+    V[0][0] = 1
+    pi = zeros(size, size)     # one corner neighbour covering u rows and l columns (three shapes)
+    PP = zeros(size, size)     # two opposite corner neighbours
+    Tri = zeros(size, size)    # one wide neighbour over a one-wide centre, both sides extended
+    Kq1 = zeros(size, size)    # Tri on either side of a one-wide centre, the fourth direction free
+    C = zeros(size, size)      # C = Uc * Uc (two-dimensional convolution)
+    Wt = [zeros(size, size) for _ in range(3)]    # Wt[a][p, q] = T(p, q) q^a
+    XF = [zeros(size, size) for _ in range(3)]    # XF[a][p, w] = sum_q T(p, q) q^a f(w - q)
+    XV2 = [zeros(size, size) for _ in range(3)]   # XV2[a][p, w] = sum_q T(p, q) q^a V2(w - q)
+    Y = [zeros(size, size) for _ in range(3)]     # Y[a][p, w] = sum_b p^b sum_q T(p, q) q^a V_b(w - q)
+    S1 = zeros(size, size)     # T q + p XF[1]: centres with a one-wide neighbour, summed over q
+    Z = zeros(size, size)      # T with every combination of single neighbours already attached
+
+    def rev(v: np.ndarray, x: int) -> np.ndarray:
+        """v[x-1], ..., v[1]: the partners of indices 1..x-1 in a convolution to x."""
+        return v[x - 1:0:-1]
+
+    def conv(a: np.ndarray, k: np.ndarray, h: int, w: int) -> Any:
+        """sum over 1 <= p < h, 1 <= q < w of a[p, q] k[h - p, w - q], for h + w even and arrays
+        that vanish where the index sum is odd (an odd half-perimeter holds no tight set): only
+        the (even, even) and (odd, odd) entries are multiplied, half of the work."""
+        return dot(a[2:h:2, 2:w:2], k[h - 2:0:-2, w - 2:0:-2]) + dot(a[1:h:2, 1:w:2], k[h - 1:0:-2, w - 1:0:-2])
+
+    def kernels(x: int, y: int) -> None:
+        """The neighbour weights at extensions (x, y), from U values of half-perimeter <= x + y."""
+        if y == 0:
+            if x >= 2:
+                f[x] = red(-Uc[x - 1, 1])
+            V[1][x] = red(2 * f[x])
+            V[2][x] = dot(f[1:x], rev(f, x))
+        if x >= 1 and y >= 1:
+            pi[x, y] = red(-(Uc[x, y] + (Uc[x - 1, y + 1] if x >= 2 else 0) + (Uc[x + 1, y - 1] if y >= 2 else 0)))
+        PP[x, y] = red(conv(pi, pi, x, y))
+        if x >= 2 and y >= 2:
+            Tri[x, y] = red(-(SS[x - 1, y + 1] - 2 * Uc[x - 1, y + 1]))
+        Kq1[x, y] = red(2 * (Tri[x, y] + dot(Tri[1:x, y], rev(f, x))))
+
+    def centres(h: int, w: int) -> Any:
+        """sum over centres D strictly inside h x w of T(D) N(D in R)."""
+        total = 4 * conv(Z, pi, h, w) + 2 * conv(T, PP, h, w)
+        total += Y[0][h, w] + dot(V[1][h - 1::-1], Y[1][1:h + 1, w]) + dot(V[2][h - 1::-1], Y[2][1:h + 1, w])
+        total += dot(T[1:h + 1, 1], Kq1[h - 1::-1, w - 1]) + dot(T[1, 1:w + 1], Kq1[w - 1::-1, h - 1])
+        return total
+
+    def pairs(h: int, w: int) -> Any:
+        """Lossless pairs spanning h x w: diagonal corners, and one empty row either way."""
+        total = 2 * C[h, w]
+        for hh, ww in ((h, w), (w, h)):       # one empty row; then one empty column (transposed)
+            if hh < 3:
+                continue
+            if ww == 1:
+                total += dot(Uc[1:hh - 1, 1], Uc[hh - 2:0:-1, 1])
+            else:   # corner contacts (C less its one-wide ends), and a one-wide piece under a wide one
+                total += 2 * (C[hh - 1, ww + 1] - 2 * dot(Uc[1:hh - 1, 1], Uc[hh - 2:0:-1, ww]))
+                total += 2 * dot(Uc[1:hh - 1, 1], SS[hh - 2:0:-1, ww])
+        return total
+
+    def corner(h: int, w: int) -> Any:
+        """U at a corner: centres D that hold the corner cell (D = R included)."""
+        return (conv(T, pi, h, w) + T[h, w] + h * XF[0][h, w]
+                + dot(rev(f, h), red(Wt[1][1:h, w] + np.arange(1, h) * XF[1][1:h, w])))
+
+    def side(h: int, w: int) -> Any:
+        """U summed over the bottom row: centres D on the bottom side, weighted by their width."""
+        return (2 * conv(S1, pi, h, w) + Y[1][h, w] + dot(rev(f, h), Y[2][1:h, w])
+                + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1]))
+
+    def extend(n: int) -> Tables:
+        if n > capacity:
+            raise ValueError(f"this recursion holds rectangles up to {capacity} x {capacity}")
+        for s in range(2, 2 * n + 1, 2):
+            stage(s, n)
+        return Tables(T, Uc, SS, modulus)
+
+    def stage(s: int, n: int) -> None:
+        """Everything of half-perimeter s inside n x n (kernels: s - 2) not computed before."""
+        for x in range(max(0, s - 1 - n), min(s - 2, n - 1) + 1):     # extensions x, y < n
+            if not kdone[x, s - 2 - x]:
+                kernels(x, s - 2 - x)
+                kdone[x, s - 2 - x] = True
+        for x in range(max(1, s - n - 1), min(n + 1, s - 1) + 1):
+            if not cdone[x, s - x]:
+                C[x, s - x] = red(conv(Uc, Uc, x, s - x))
+                cdone[x, s - x] = True
+        shapes = [(h, s - h) for h in range(max(1, s - n), min(n, s - 1) + 1) if not done[h, s - h]]
+        for p, w in shapes:          # the one-axis sums over q < w (all known)
+            for a in range(3):
+                weighted = red(T[p, 1:w] * np.arange(1, w) ** a)
+                XF[a][p, w] = dot(weighted, rev(f, w))
+                XV2[a][p, w] = dot(weighted, rev(V[2], w))
+                Y[a][p, w] = red(2 * p * XF[a][p, w] + p * p * XV2[a][p, w])
+        for h, w in shapes:
+            T[h, w] = red(int(h == w == 1) - centres(h, w) - pairs(h, w))
+        for p, w in shapes:
+            for a in range(3):
+                Wt[a][p, w] = red(int(T[p, w]) * w ** a)
+                Y[a][p, w] = red(Y[a][p, w] + Wt[a][p, w])
+            S1[p, w] = red(Wt[1][p, w] + p * XF[1][p, w])
+        for p, w in shapes:
+            Z[p, w] = red(T[p, w] + p * XF[0][p, w] + dot(rev(f, p), S1[1:p, w]))
+        for h, w in shapes:
+            Uc[h, w] = red(corner(h, w))
+        for h, w in shapes:
+            SS[h, w] = red(side(h, w))
+            done[h, w] = True
+
+    return extend
+
+
+_kept: dict[str, Any] = {}      # this process's recursion and the n it reached
+
+
+def count(n: int) -> tuple[int, float]:
+    """a(n) and the seconds this call spent. A larger n than last time extends the kept recursion,
+    so a table of a(1..N) costs one run to N (each row its own share); any other n starts afresh,
+    so that every figure is the time of a real computation."""
+    started = time.perf_counter()
+    if _kept.get("n", N_MAX + 1) >= n:
+        _kept["extend"] = recursion(N_MAX)
+    _kept["n"] = n
+    t = _kept["extend"](n)
+    return int(t.T[n, n]), time.perf_counter() - started
+
+
+def terms(n: int) -> list[int]:
+    """a(1..n) in exact integers."""
+    t = tables(n).T
+    return [int(t[k, k]) for k in range(1, n + 1)]
+
+
+# -- the same recursion modulo primes, joined by the Chinese remainder theorem ---------------
+def _is_prime(p: int) -> bool:
+    """Deterministic Miller-Rabin below 4.7e9 (bases 2, 7, 61)."""
+    if p < 2 or p % 2 == 0:
+        return p == 2
+    d, r = p - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 7, 61):
+        if a % p == 0:
+            continue
+        x = pow(a, d, p)
+        if x in (1, p - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % p
+            if x == p - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _primes_down_from(limit: int):
+    """The primes below `limit`, largest first."""
+    return (p for p in range(limit - 1, 1, -1) if _is_prime(p))
+
+
+def count_by_residues(n: int) -> int:
+    """a(n) from residues modulo primes below 2^31, joined by the Chinese remainder theorem. The
+    primes' product exceeds C(n^2, n), an upper bound on a(n) (a(n) counts some n-cell sets), so
+    the least non-negative solution is a(n) itself."""
+    bound = math.comb(n * n, n)
+    primes: list[int] = []
+    product = 1
+    for p in _primes_down_from(2 ** 31):
+        if product > bound:
+            break
+        primes.append(p)
+        product *= p
+    value, modulus = 0, 1
+    for p in primes:
+        r = int(tables(n, p).T[n, n])
+        # value + modulus * k = r (mod p)
+        k = (r - value) * pow(modulus, -1, p) % p
+        value, modulus = value + modulus * k, modulus * p
+    return value
+
+
+def solve(n: int | None, options: Options, report: Report) -> Result:
+    """The `search` backend for percolation: counts of A146971 by the recursion (default), the rest
+    (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
+    module is compiled by numba only when needed, its compile time booked as build time."""
+    assert n is not None
+    params = options.params
+    show = int(params.get("show", 0) or 0)
+    if options.count and not params.get("permutation") and params.get("counter", "recursion") == "recursion":
+        if not 1 <= n <= N_MAX:
+            return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
+        started = time.perf_counter()
+        examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
+            if show and n <= 12 else []
+        build = time.perf_counter() - started
+        total, seconds = count(n)
+        report(Incumbent(None, None, None, count=total))
+        return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
+                      message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
+                              f"extend it to {n} x {n})")
+    result, build = _transfer(lambda m: m.solve(n, options, report))
+    result.build_seconds += build
+    return result
+
+
+def _transfer(call):
+    """call(the transfer-matrix module), after compiling it; returns the answer and the seconds
+    the compilation (or the load from numba's cache) took."""
+    from . import percolation as transfer
+
+    started = time.perf_counter()
+    transfer.warm_up()
+    build = time.perf_counter() - started
+    return call(transfer), build
+
+
+def growth_fit(counts: list[int], start: int = 20) -> tuple[float, float, float]:
+    """Least-squares fit of the ratio a(n+1)/a(n) = alpha n + beta + gamma / n over n >= start
+    (counts[k] = a(k + 1)); a conjecture about the growth, not a proof."""
+    ns = np.arange(start, len(counts))
+    ratios = np.array([counts[k] / counts[k - 1] for k in ns])     # a(n+1)/a(n) with n = k
+    basis = np.stack([ns, np.ones_like(ns), 1.0 / ns], axis=1).astype(float)
+    alpha, beta, gamma = np.linalg.lstsq(basis, ratios, rcond=None)[0]
+    return float(alpha), float(beta), float(gamma)
+
+
+def growth_plot(counts: list[int], path: str) -> None:
+    """log10 a(n) and a(n+1)/a(n) against n, with the fitted ratio."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = np.arange(1, len(counts) + 1)
+    logs = [math.log10(c) for c in counts]
+    ratios = [counts[k] / counts[k - 1] for k in range(1, len(counts))]
+    alpha, beta, gamma = growth_fit(counts)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.plot(n, logs, ".", ms=3)
+    left.set(xlabel="n", ylabel="log10 a(n)", title=f"A146971, a(1..{len(counts)}) by the recursion")
+    right.plot(n[:-1], ratios, ".", ms=3, label="a(n+1) / a(n)")
+    m = n[19:-1].astype(float)
+    right.plot(m, alpha * m + beta + gamma / m, "-", lw=1,
+               label=f"fit {alpha:.4f} n + {beta:.3f} + {gamma:.2f}/n (n >= 20)")
+    right.set(xlabel="n", ylabel="a(n+1) / a(n)", title="growth ratio (the fit is a conjecture)")
+    right.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
