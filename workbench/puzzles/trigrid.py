@@ -59,9 +59,9 @@ class TriGridPuzzle(Puzzle):
         if self.name != "enigma144":
             return []
         cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
-                 for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode") for n in range(6, 11)]
+                 for s in ("maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode") for n in range(6, 11)]
         cases += [BenchCase(self.name, 1, s, 60.0, ladder=True, n_stop=N_MAX, label="largest N proven in 60 s")
-                  for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode")]
+                  for s in ("maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode")]
         return cases
 
 

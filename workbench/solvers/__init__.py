@@ -11,7 +11,7 @@ from types import ModuleType
 
 from .base import Options, Result, Status, Unavailable, UnsupportedModel  # noqa: F401
 
-BACKENDS = ("highs", "cbc", "cpsat", "maxsat", "minizinc", "search")
+BACKENDS = ("highs", "cbc", "cpsat", "scip", "maxsat", "minizinc", "search")
 
 
 class UnknownSolver(ValueError):
