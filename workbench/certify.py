@@ -32,8 +32,9 @@ class Certificate:
     core_clauses: int = 0       # the formula clauses the trimmed proof uses (what drup reads)
     proof_lines: int = 0        # lemmas of the trimmed proof
     cnf_sha256: str = ""
+    core_sha256: str = ""       # the clauses of the CNF that drup reads (trimming keeps the used ones)
     proof_sha256: str = ""
-    solve_seconds: float = 0.0
+    solve_seconds: float = 0.0   # CaDiCaL and trimming
     check_seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -78,6 +79,35 @@ def trim(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], 
     def val(lit: int) -> int:
         return value[lit] if lit > 0 else -value[-lit]
 
+    def scan(false_lit: int, limit: int, core: bool, assign) -> int | None:
+        """Visit the clauses watching `false_lit` (the needed ones, or the others): move each watch to a
+        literal not false, or assign the clause's last open literal; a clause all false is returned."""
+        ws = watches.get(false_lit, [])
+        j = 0
+        while j < len(ws):
+            i = ws[j]
+            c = clauses[i]
+            if i >= limit or needed[i] != core:
+                j += 1
+                continue
+            if c[0] == false_lit:           # keep the false watch at position 1
+                c[0], c[1] = c[1], c[0]
+            if val(c[0]) > 0:
+                j += 1
+                continue
+            for t in range(2, len(c)):
+                if val(c[t]) >= 0:
+                    c[1], c[t] = c[t], c[1]
+                    watches.setdefault(c[1], []).append(i)
+                    ws[j] = ws[-1]
+                    ws.pop()
+                    break
+            else:
+                if not assign(c[0], i):
+                    return i
+                j += 1
+        return None
+
     def check(limit: int, negated: list[int]) -> int | None:
         """Propagate the unit clauses below `limit` and the negated lemma; the conflict clause or None."""
         trail: list[int] = []
@@ -99,36 +129,15 @@ def trim(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], 
                 break
             if not assign(clauses[i][0], i):
                 conflict = i
-        if conflict is None:
-            head = 0
-            while head < len(trail) and conflict is None:
-                false_lit = -trail[head]
-                head += 1
-                ws = watches.get(false_lit, [])
-                j = 0
-                while j < len(ws):
-                    i = ws[j]
-                    c = clauses[i]
-                    if i >= limit:
-                        j += 1
-                        continue
-                    if c[0] == false_lit:           # keep the false watch at position 1
-                        c[0], c[1] = c[1], c[0]
-                    if val(c[0]) > 0:
-                        j += 1
-                        continue
-                    for t in range(2, len(c)):
-                        if val(c[t]) >= 0:
-                            c[1], c[t] = c[t], c[1]
-                            watches.setdefault(c[1], []).append(i)
-                            ws[j] = ws[-1]
-                            ws.pop()
-                            break
-                    else:
-                        if not assign(c[0], i):
-                            conflict = i
-                            break
-                        j += 1
+        heads = [0, 0]     # trail positions scanned over the needed clauses, and over the others
+        while conflict is None:
+            # core first (as drat-trim): conflicts found through clauses already needed keep the core small
+            mode = 0 if heads[0] < len(trail) else 1 if heads[1] < len(trail) else None
+            if mode is None:
+                break
+            false_lit = -trail[heads[mode]]
+            heads[mode] += 1
+            conflict = scan(false_lit, limit, mode == 0, assign)
         if conflict is not None and conflict >= 0:
             mark(conflict)
         for lit in trail:
@@ -154,29 +163,45 @@ def trim(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], 
     return [i for i in range(m) if needed[i]], [j - m for j in range(m, len(clauses)) if needed[j]]
 
 
+def refutation(clauses: list[list[int]], rounds: int = 3) -> tuple[list[int], list[str]] | None:
+    """CaDiCaL's refutation of `clauses`, trimmed: (indices of the formula clauses it uses, its lemmas),
+    or None when the clauses are satisfiable. CaDiCaL is run again on the used clauses while that
+    shortens the proof (measured, enigma144 N = 6: 3244 trimmed lemmas, then 1332, then 1159)."""
+    from pysat.solvers import Solver
+
+    core, best = list(range(len(clauses))), None
+    for _ in range(rounds):
+        with Solver(name=SAT_SOLVER, bootstrap_with=[clauses[i] for i in core], with_proof=True) as solver:
+            if solver.solve():
+                return None
+            lemmas = [line for line in solver.get_proof() if not line.startswith("d")]
+        kept, used = trim([list(clauses[i]) for i in core], [_ints(x) for x in lemmas])
+        if best is not None and len(used) >= len(best[1]):
+            break
+        core, best = [core[i] for i in kept], ([core[i] for i in kept], [lemmas[j] for j in used])
+    return best
+
+
 def _refute_and_check(hs: HittingSet, k: int) -> Certificate:
     import drup
     from pysat.formula import CNF
-    from pysat.solvers import Solver
 
     cnf = at_most_cnf(hs, k - 1)
     dimacs = cnf.to_dimacs()
     cert = Certificate(k, "", "seqcounter", cnf.nv, len(cnf.clauses),
                        cnf_sha256=hashlib.sha256(dimacs.encode()).hexdigest())
     t0 = time.perf_counter()
-    with Solver(name=SAT_SOLVER, bootstrap_with=cnf.clauses, with_proof=True) as solver:
-        satisfiable = solver.solve()
-        proof = [] if satisfiable else solver.get_proof()
+    refuted = refutation([list(c) for c in cnf.clauses])
     cert.solve_seconds = time.perf_counter() - t0
-    if satisfiable:
+    if refuted is None:
         cert.verdict = "SATISFIABLE"
         return cert
-    lemmas = [line for line in proof if not line.startswith("d")]
-    kept_formula, kept_lemmas = trim([list(c) for c in cnf.clauses], [_ints(x) for x in lemmas])
-    core = CNF(from_clauses=[cnf.clauses[i] for i in kept_formula]).to_dimacs()
-    text = "\n".join(lemmas[j] for j in kept_lemmas) + "\n"
-    cert.proof_lines, cert.proof_sha256 = len(kept_lemmas), hashlib.sha256(text.encode()).hexdigest()
-    cert.core_clauses = len(kept_formula)
+    used, lemmas = refuted
+    core = CNF(from_clauses=[cnf.clauses[i] for i in used]).to_dimacs()   # a subset of the CNF above
+    text = "\n".join(lemmas) + "\n"
+    cert.core_clauses, cert.proof_lines = len(used), len(lemmas)
+    cert.core_sha256 = hashlib.sha256(core.encode()).hexdigest()
+    cert.proof_sha256 = hashlib.sha256(text.encode()).hexdigest()
     t1 = time.perf_counter()
     outcome = drup.check_proof_from_strings(core, text).outcome
     cert.check_seconds = time.perf_counter() - t1
