@@ -50,3 +50,19 @@ def test_drup_rejects_a_proof_that_skips_the_work():
 def test_trim_refuses_a_lemma_that_is_not_rup():
     with pytest.raises(ValueError):
         trim([[1, 2], [-1, 2]], [[1], []])
+
+
+def test_cli_certify_stores_the_verdict_and_hash():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "workbench", "solve", "enigma144", "--n", "4", "--certify",
+                          "--json"], capture_output=True, text=True, timeout=300, check=True).stdout
+    record = json.loads(out)
+    cert = record["params"]["certificate"]
+    assert record["objective"] == 13 and record["verified"]
+    assert cert["verdict"] == "VALID" and cert["lower_bound"] == 13 and len(cert["proof_sha256"]) == 64
+    bad = subprocess.run([sys.executable, "-m", "workbench", "solve", "enigma82", "--n", "3", "--formulation",
+                          "lexleader", "--certify"], capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
