@@ -39,9 +39,9 @@ class Racer:
 
 CADICAL = {"maxsat": {"solver": "cd195"}}
 RACERS: dict[type, list[Racer]] = {
-    HittingSet: [Racer("maxsat"), Racer("maxsat", 1, CADICAL), Racer("scip"), Racer("maxsat", 2),
-                 Racer("maxsat", 3, CADICAL), Racer("highs"), Racer("cpsat")],
-    MaxSatModel: [Racer("maxsat"), Racer("maxsat", 1, CADICAL), Racer("cpsat"), Racer("scip")],
+    HittingSet: [Racer("maxsat"), Racer("maxsat", 0, CADICAL), Racer("scip"), Racer("maxsat", 1),
+                 Racer("maxsat", 2, CADICAL), Racer("highs"), Racer("cpsat")],
+    MaxSatModel: [Racer("maxsat"), Racer("maxsat", 0, CADICAL), Racer("cpsat"), Racer("scip")],
     LinearModel: [Racer("cpsat"), Racer("highs"), Racer("scip"), Racer("cbc")],
 }
 
