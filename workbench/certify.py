@@ -123,7 +123,7 @@ def trim(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], 
         conflict = None
         for lit in negated:
             if not assign(lit, -1):
-                conflict = -2        # the lemma is a tautology or repeats a literal: trivially RUP
+                conflict = -2        # a tautology (x and -x): trivially RUP, needs no clause
         for i in units:
             if i >= limit or conflict is not None:
                 break
