@@ -2,7 +2,7 @@ import pytest
 
 from workbench.solvers import installed
 
-MODEL_BACKENDS = ["highs", "cbc", "cpsat", "maxsat", "minizinc:gecode"]
+MODEL_BACKENDS = ["highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode"]
 
 
 @pytest.fixture(scope="session")

@@ -31,7 +31,7 @@ def brute_force(hs: HittingSet) -> int:
     return best
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "maxsat", "minizinc:gecode"])
+@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode"])
 def test_random_hitting_sets_agree_with_brute_force(solver, backends):
     for seed in range(N_RANDOM):
         hs = random_hitting_set(seed)
@@ -85,7 +85,7 @@ def brute_linear(m: LinearModel):
     return best
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "minizinc:gecode"])
+@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "scip", "minizinc:gecode"])
 def test_random_linear_models_with_indicators_agree_with_brute_force(solver, backends):
     for seed in range(30):
         m = random_linear(seed)
@@ -109,7 +109,7 @@ def test_all_backends_agree_on_enigma144(n, backends):
     assert set(values.values()) == {[None, 1, 4, 8, 13][n]}, values
 
 
-@pytest.mark.parametrize("solver,limit", [("cbc", 2.0), ("minizinc:gecode", 2.0), ("highs", 2.0)])
+@pytest.mark.parametrize("solver,limit", [("cbc", 2.0), ("minizinc:gecode", 2.0), ("highs", 2.0), ("scip", 2.0)])
 def test_time_limit_is_honoured_with_best_so_far(solver, limit):
     t0 = time.perf_counter()
     result = pipeline.solve("enigma144", 12, solver, Options(time_limit=limit))

@@ -70,3 +70,27 @@ def test_png_drawing(tmp_path):
     path = tmp_path / "grid.png"
     puzzle.png(3, [[[0, 0], [1, 0]]], str(path), {})
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_symmetries_map_shapes_to_shapes(n):
+    """The premise of every symmetry-breaking constraint: the grid's 6 symmetries keep the puzzles."""
+    g = grid(n)
+    perms = g.symmetries()
+    assert len({tuple(p) for p in perms} | {tuple(range(len(g.matches)))}) == (6 if n > 0 else 1)
+    for kind in ("triangle", "quad"):
+        shapes = set(g.shapes(kind))
+        for p in perms:
+            assert {tuple(sorted(p[e] for e in s)) for s in shapes} == shapes
+
+
+@pytest.mark.parametrize("puzzle", ["enigma144", "enigma82", "triangles"])
+@pytest.mark.parametrize("n", range(1, 7))
+def test_lex_leader_keeps_the_optimum(puzzle, n):
+    values = {}
+    runs = [("plain", "maxsat"), ("lexleader", "maxsat")] + ([("lexleader", "highs")] if n <= 4 else [])
+    for formulation, solver in runs:
+        run = pipeline.solve(puzzle, n, solver, Options(time_limit=60), formulation)
+        assert run.result.status == Status.OPTIMAL and run.verified, (formulation, solver)
+        values[formulation, solver] = run.value
+    assert len(set(values.values())) == 1, values

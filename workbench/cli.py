@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(s)
     s.add_argument("--json", action="store_true")
     s.add_argument("--png", help="write a PNG drawing of the solution")
+    s.add_argument("--certify", nargs="?", type=TIME_LIMIT, const=600.0, metavar="SECONDS",
+                   help="check the lower bound with a DRUP proof checked by drup (hitting sets; limit 600 s)")
     c = sub.add_parser("count", help="count all solutions (counting puzzles)")
     common(c)
     c.add_argument("--json", action="store_true")
@@ -231,6 +233,12 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
     if run.verdict is not None:
         mark = "[green]verified[/]" if run.verified else "[red]REJECTED[/]"
         out.print(f"check: {mark}: {run.verdict.message}")
+    cert = r.params.get("certificate")
+    if cert:
+        out.print(f"certificate: no solution below {cert['lower_bound']}: {cert['verdict']} "
+                  f"(CaDiCaL refutes {cert['clauses']} clauses; its trimmed proof uses {cert['core_clauses']} "
+                  f"of them in {cert['proof_lines']} lemmas, "
+                  f"checked by drup in {cert['check_seconds']:.1f} s; proof sha256 {cert['proof_sha256'] or '-'})")
     if run.published is not None:
         pub = run.published
         out.print(f"published: {pub.value} ({pub.status}; {pub.source})   match: {run.match or '-'}")
@@ -243,6 +251,8 @@ def cmd_solve(args, count: bool = False) -> int:
     pipeline.plan(puzzle.name, n, solver, args.formulation, _params(args, puzzle), count)
     png = writable(args.png) if getattr(args, "png", None) else None
     run = _run_one(args, puzzle, n, solver, count)
+    if getattr(args, "certify", None):
+        pipeline.certify(run, args.certify)
     if args.json:
         print(json.dumps(run.record(), default=str))
     else:
@@ -362,6 +372,9 @@ def cmd_compare(args) -> int:
                       str(run.value if run.value is not None else "-"),
                       str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
                       str(run.verified))
+        for racer in rec["params"].get("racers", []):     # each racer of a portfolio run
+            table.add_row(f"  {racer['racer']}", "", racer["status"], str(clean_number(racer["objective"]) or "-"),
+                          str(clean_number(racer["bound"]) or "-"), f"{racer['seconds']:.2f}", "")
     out.print(table)
     issues = disagreements(runs, puzzle.sense)
     for issue in issues:

@@ -191,6 +191,23 @@ def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: dict[st
                0.0, params, puzzle.variant(params, formulation), counting=count)
 
 
+def certify(run: Run, time_limit: float | None) -> None:
+    """Certify the run's answer as a lower bound, independently of the backend (certify.py); the
+    certificate (verdict, proof hash) is stored with the result."""
+    from .certify import certify as refute
+    from .models.core import HittingSet
+
+    if not run.verified or run.value is None:
+        raise BadInput("--certify needs a verified solution")
+    model = get(run.puzzle).model(run.n, run.formulation, run.params)
+    if not isinstance(model, HittingSet):
+        raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
+    cert = refute(model, int(run.value), time_limit)
+    run.result.params["certificate"] = cert.to_dict()
+    run.result.message = (run.result.message + "; " if run.result.message else "") + \
+        f"lower bound {cert.lower_bound} certified: {cert.verdict} (drup, proof sha256 {cert.proof_sha256[:16]})"
+
+
 def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
     if result.solution is None and result.objective is not None and not options.count \

@@ -66,6 +66,19 @@ class Grid:
         return sorted(found)
 
 
+    def symmetries(self) -> list[list[int]]:
+        """The 5 non-identity symmetries of the grid (rotations by 120 degrees, reflections) as
+        permutations of the match indices: with z = N - x - y, each permutes the point's
+        barycentric coordinates (x, y, z)."""
+        perms = []
+        for order in sorted(permutations(range(3)))[1:]:
+            def image(p: Point) -> Point:
+                xyz = (p[0], p[1], self.n - p[0] - p[1])
+                return xyz[order[0]], xyz[order[1]]
+            perms.append([self.index[image(a), image(b)] for a, b in self.matches])
+        return perms
+
+
 @lru_cache(maxsize=16)
 def grid(n: int) -> Grid:
     return Grid(n)

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..checks.trigrid import all_matches, surviving
 from ..generators.trigrid import grid
-from ..models.core import HittingSet
+from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
 from ..drawing import figure
 from .base import BenchCase, Formulation, Puzzle, Verdict
 
@@ -16,14 +16,16 @@ N_MAX = 30
 class TriGridPuzzle(Puzzle):
     kinds: tuple[str, ...] = ()
     n_min, n_max = 1, N_MAX
-    default_solver = "maxsat"      # measured fastest by far on these hitting sets (see bench)
-    formulations = [Formulation("plain", "one covering row per shape: the shape's matches, at least one removed")]
+    default_solver = "auto"        # no single backend wins on every N (docs/trigrid.md): race them
+    formulations = [Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
+                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries")]
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> HittingSet:
+    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> HittingSet | MaxSatModel:
         g = grid(n)
         sets = [s for kind in self.kinds for s in g.shapes(kind)]
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
-        return HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}")
+        hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}")
+        return lex_leader(hs, g.symmetries()) if formulation == "lexleader" else hs
 
     def decode(self, n: int | None, model: Any, values: Any, params: dict[str, Any]) -> list:
         g = grid(n)
@@ -55,12 +57,21 @@ class TriGridPuzzle(Puzzle):
         draw_png(n, solution, path, f"{self.title}, N = {n}: {len(solution)} matches removed")
 
     def bench_cases(self) -> list[BenchCase]:
-        if self.name != "enigma144":
+        if self.name == "triangles":
             return []
+        if self.name == "enigma82":
+            return [BenchCase(self.name, 8, s, 120.0, label="enigma82 N=8 within 120 s")
+                    for s in ("auto", "maxsat", "scip", "highs")] + \
+                   [BenchCase(self.name, 1, "auto", 600.0, ladder=True, n_stop=N_MAX,
+                              label="enigma82 largest N proven in 600 s")]
         cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
-                 for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode") for n in range(6, 11)]
+                 for s in ("auto", "maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode") for n in range(6, 11)]
         cases += [BenchCase(self.name, 1, s, 60.0, ladder=True, n_stop=N_MAX, label="largest N proven in 60 s")
-                  for s in ("maxsat", "highs", "cbc", "cpsat", "minizinc:gecode")]
+                  for s in ("auto", "maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode")]
+        cases += [BenchCase(self.name, 1, "auto", 120.0, ladder=True, n_stop=14, label="enigma144 N=1..14 default"),
+                  BenchCase(self.name, 14, "maxsat", 120.0, label="enigma144 N=14 single racer"),
+                  BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
+                            label="enigma144 largest N proven in 600 s")]
         return cases
 
 
@@ -81,6 +92,36 @@ def _is_match(item: Any) -> bool:
     return isinstance(item, list) and len(item) == 2 and all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(c, int) and not isinstance(c, bool) for c in p)
         for p in item)
+
+
+def lex_leader(hs: HittingSet, symmetries: list[list[int]]) -> MaxSatModel:
+    """The hitting set plus, for each symmetry g, the clauses of x <=lex g(x) (element 0 first).
+
+    Valid (Crawford et al. 1996): g maps every shape to a shape (tested), so g maps hitting sets to
+    hitting sets of the same size; the lexicographically smallest member of an optimal solution's
+    orbit is optimal and satisfies x <=lex g(x) for every g, so the optimum does not change.
+    Encoding: e_i says "the first i positions are equal" (e_0 true); e_i forces x_i <= y_i
+    and, where x_i = y_i, e_{i+1}. Every lex-smaller-or-equal x extends (e_i true exactly on the
+    equal prefix), and every model satisfies the lex constraint.
+    """
+    ms = hitting_set_to_maxsat(hs)
+    top = ms.n_vars
+    for perm in symmetries:
+        inverse = [0] * len(perm)
+        for e, image in enumerate(perm):
+            inverse[image] = e
+        equal = None                   # e_i as a variable; None: true (the empty prefix)
+        for i in range(hs.n_elements):
+            x, y = i + 1, inverse[i] + 1   # y_i = g(x)_i = x[g^-1(i)]
+            if x == y:
+                continue
+            guard = [] if equal is None else [-equal]
+            ms.hard.append(guard + [-x, y])
+            top += 1
+            ms.hard += [guard + [x, y, top], guard + [-x, -y, top]]
+            equal = top
+    ms.n_vars = top
+    return ms
 
 
 # -- drawings -------------------------------------------------------------------------------

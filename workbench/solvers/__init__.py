@@ -11,7 +11,7 @@ from types import ModuleType
 
 from .base import Options, Result, Status, Unavailable, UnsupportedModel  # noqa: F401
 
-BACKENDS = ("highs", "cbc", "cpsat", "maxsat", "minizinc", "search")
+BACKENDS = ("auto", "highs", "cbc", "cpsat", "scip", "maxsat", "minizinc", "search")
 
 
 class UnknownSolver(ValueError):
@@ -88,7 +88,7 @@ def _probe(short: str) -> str | None:
 
 def installed(kind: type | None = None) -> list[str]:
     """Names of the backends that run here (optionally: that take this model kind)."""
-    names = [i.name for i in available_solvers() if i.available and i.name != "search"]
+    names = [i.name for i in available_solvers() if i.available and i.name not in ("search", "auto")]
     if kind is None:
         return names
     return [n for n in names if kind in load(split_name(n)[0]).KINDS]

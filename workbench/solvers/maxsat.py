@@ -1,8 +1,10 @@
 """Core-guided MaxSAT (python-sat's RC2): each core found raises the proven lower bound."""
 from __future__ import annotations
 
+import random
 import threading
 import time
+from dataclasses import replace
 from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
@@ -12,7 +14,8 @@ from .base import Incumbent, Options, Report, Result, Status, Unavailable, Unsup
 NAME = "maxsat"
 KINDS = (HittingSet, MaxSatModel)
 INSTALL = "pip install python-sat"
-DEFAULTS = dict(solver="g4")   # plain RC2 measured fastest on the grid puzzles (bench)
+DEFAULTS = dict(solver="g4")   # plain RC2 measured fastest on the grid puzzles (docs/trigrid.md)
+NOT_INTERRUPTIBLE = ("cd", "cadical")   # python-sat cannot interrupt CaDiCaL: the runner's hard kill stops it
 
 
 def version() -> str:
@@ -34,6 +37,25 @@ def greedy_hitting_set(hs: HittingSet) -> list[int]:
     return sorted(chosen)
 
 
+def shuffled(ms: MaxSatModel, seed: int) -> tuple[MaxSatModel, list[int]]:
+    """The same formula with variables renumbered and clauses reordered by `seed`: RC2's run time
+    on the grid puzzles depends on that order by a factor of 10 and more (docs/trigrid.md), so
+    racing a few orders removes the luck. Returns the formula and the renumbering (old -> new)."""
+    rng = random.Random(seed)
+    new = list(range(1, ms.n_vars + 1))
+    rng.shuffle(new)
+    rename = [0] + new
+
+    def clause(c: list[int]) -> list[int]:
+        return [rename[lit] if lit > 0 else -rename[-lit] for lit in c]
+
+    hard = [clause(c) for c in ms.hard]
+    soft = [(clause(c), w) for c, w in ms.soft]
+    rng.shuffle(hard)
+    rng.shuffle(soft)
+    return replace(ms, hard=hard, soft=soft), rename
+
+
 def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
     try:
         from pysat.examples.rc2 import RC2, RC2Stratified
@@ -52,6 +74,9 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
     else:
         raise UnsupportedModel(f"maxsat takes hitting-set and MaxSAT models, not {type(model).__name__}")
     sign = -1.0 if ms.sense == "max" else 1.0
+    rename = list(range(ms.n_vars + 1))
+    if options.seed:
+        ms, rename = shuffled(ms, options.seed)
     wcnf = to_wcnf(ms)
     settings = {**DEFAULTS, **options.params.get("maxsat", {})}
     weighted = len({w for _, w in ms.soft}) > 1
@@ -65,7 +90,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
 
     rc2.process_core = process_core_and_report
     timer = None
-    if options.time_limit is not None:
+    if options.time_limit is not None and not settings["solver"].startswith(NOT_INTERRUPTIBLE):
         timer = threading.Timer(options.remaining(t0), rc2.interrupt)
         timer.start()
     t1 = time.perf_counter()
@@ -83,7 +108,7 @@ def solve(model, options: Options, report: Report, sub: str | None = None) -> Re
             return Result(Status.UNKNOWN, bound=bound, message="interrupted at the time limit", **timings)
         return Result(Status.INFEASIBLE, message="hard clauses unsatisfiable", **timings)
     positive = set(lit for lit in assignment if lit > 0)
-    values = [1 if v + 1 in positive else 0 for v in range(ms.decode_vars or ms.n_vars)]
+    values = [1 if rename[v + 1] in positive else 0 for v in range(ms.decode_vars or ms.n_vars)]
     objective = sign * (ms.offset + rc2.cost)
     rc2.delete()
     return Result(Status.OPTIMAL, objective, objective, values, message="RC2 optimum", **timings)

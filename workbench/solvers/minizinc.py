@@ -37,6 +37,8 @@ def why_unusable(entry: dict) -> str | None:
     """Cheap reasons a configured solver cannot run here; the rest is found by trying."""
     if entry.get("isGUIApplication"):
         return "it is a GUI application"
+    if entry.get("id", "").endswith(".scip"):
+        return "its SCIP library is not installed; use the `scip` backend (PySCIPOpt bundles SCIP)"
     if entry.get("requiredFlags"):
         return f"needs {' '.join(entry['requiredFlags'])} pointing at the vendor's library"
     exe = entry.get("executable")

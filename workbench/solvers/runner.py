@@ -14,7 +14,7 @@ import sys
 import time
 import traceback
 from dataclasses import replace
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait as wait_for
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
@@ -189,6 +189,8 @@ def run(name: str, model: Any, options: Options) -> Result:
     """Solve `model` with backend `name`; never raises for a backend's own failure."""
     name = canonical(name)
     base, _ = split_name(name)
+    if base == "auto":
+        return race(model, options)
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
     deadline = _deadline(options, started, PREPARE_LIMIT)
@@ -229,3 +231,71 @@ def run(name: str, model: Any, options: Options) -> Result:
 if __name__ == "__main__":
     _die_with_parent(int(sys.argv[2]))
     _serve(Connection(int(sys.argv[1])))
+
+
+def race(model: Any, options: Options) -> Result:
+    """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
+    wins and the others are killed. Without a proof, the best solution and the best bound of any
+    racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
+    from .auto import racers as pick
+
+    started = time.perf_counter()
+    if options.count:
+        return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
+    try:
+        chosen = pick(model, options)
+    except UnsupportedModel as e:
+        return Result(Status.ERROR, solver="auto", message=str(e))
+    threads = max(1, int(options.threads) // len(chosen))
+    best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
+    results: dict[int, Result] = {}
+    workers = {}
+    for i, racer in enumerate(chosen):
+        worker = _worker(f"{racer.solver}#{i}")
+        worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
+        workers[worker.conn] = (i, worker)
+    deadline = _deadline(options, started)
+    winner = None
+    while winner is None and len(results) < len(chosen):
+        wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        ready = wait_for([c for c, (i, _) in workers.items() if i not in results], wait)
+        if not ready:
+            break
+        for conn in ready:
+            i, worker = workers[conn]
+            try:
+                kind, payload = conn.recv()
+            except (EOFError, ConnectionError):
+                worker.kill()
+                results[i] = Result(Status.ERROR, message="racer process died")
+                continue
+            if kind == "clock":
+                deadline = max(deadline or 0.0, _deadline(options, time.perf_counter()) or 0.0) or None
+            elif kind == "incumbent":
+                trackers[i].update(payload)
+                before = (best.objective, best.bound)
+                best.update(payload)
+                if (best.objective, best.bound) != before and (options.verbose or sys.stderr.isatty()):
+                    sys.stderr.write(f"auto: best {best.objective}, bound {best.bound} ({chosen[i].label}, "
+                                     f"{time.perf_counter() - started:.1f} s)\n")
+            else:
+                results[i] = trackers[i].merge(payload)
+                results[i].total_seconds = time.perf_counter() - started
+                if results[i].proven and winner is None:
+                    winner = i
+    for conn, (i, worker) in workers.items():
+        if i not in results:        # a loser or a racer past the deadline: stop it, keep its figures
+            worker.kill()
+            results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))
+            results[i].total_seconds = time.perf_counter() - started
+    figures = [dict(racer=r.label, status=str(results[i].status), objective=results[i].objective,
+                    bound=results[i].bound, seconds=round(results[i].total_seconds, 3))
+               for i, r in enumerate(chosen)]
+    if winner is not None:
+        result = replace(results[winner], message=f"proven by {chosen[winner].label}",
+                         solver_version=f"{chosen[winner].label}: {results[winner].solver_version}")
+    else:
+        result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
+        result.solver_version = "portfolio"
+    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed, racers=figures)
+    return replace(result, solver="auto", params=params, total_seconds=time.perf_counter() - started)

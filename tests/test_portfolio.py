@@ -1,0 +1,43 @@
+"""The `auto` portfolio and the clause orders of the maxsat backend."""
+import pytest
+
+from test_backends import brute_force, random_hitting_set
+from workbench import pipeline
+from workbench.solvers.base import Options, Status
+from workbench.solvers.runner import run
+
+
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_maxsat_clause_orders_agree(seed):
+    """A shuffled order (seed != 0) renumbers the variables: the decoded solution must still be right."""
+    for case in range(20):
+        hs = random_hitting_set(case)
+        r = run("maxsat", hs, Options(time_limit=30, threads=1, seed=seed))
+        assert r.status == Status.OPTIMAL and round(r.objective) == brute_force(hs)
+        chosen = {e for e in range(hs.n_elements) if r.values[e]}
+        assert all(chosen & set(s) for s in hs.sets)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_auto_proves_with_one_racer_and_reports_all(threads):
+    r = pipeline.solve("enigma144", 6, "auto", Options(time_limit=60, threads=threads))
+    assert r.result.status == Status.OPTIMAL and r.value == 29 and r.verified
+    racers = r.result.params["racers"]
+    assert len(racers) == threads
+    proofs = [x for x in racers if x["status"] == "optimal"]
+    assert proofs and all(x["objective"] == 29 for x in proofs)
+    assert r.result.message.startswith("proven by ")
+
+
+def test_auto_without_proof_is_not_optimal():
+    """Stopped by the limit: the best solution and bound of any racer, status feasible."""
+    r = pipeline.solve("enigma144", 16, "auto", Options(time_limit=2))
+    assert r.result.status == Status.FEASIBLE and r.verified
+    assert r.result.bound is not None and r.result.bound < r.result.objective
+    assert all(x["status"] != "optimal" for x in r.result.params["racers"])
+
+
+def test_auto_is_the_trigrid_default():
+    from workbench.puzzles import get
+
+    assert {get(p).default_solver for p in ("enigma144", "enigma82", "triangles")} == {"auto"}
