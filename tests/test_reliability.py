@@ -210,7 +210,7 @@ def test_a_huge_range_is_refused_before_it_is_built(capsys):
     (["compare", "enigma144", "--n", "3", "--solvers", ""], "no backend"),
     (["compare", "enigma144", "--n", "3", "--solvers", " , "], "no backend"),
     (["bench", "--puzzle", "nosuch"], "unknown puzzle"),
-    (["bench", "--puzzle", "enigma82"], "no bench case"),
+    (["bench", "--puzzle", "triangles"], "no bench case"),
     (["bench", "--label", "no such label"], "no bench case"),
     (["table", "magic15", "--n", "3"], "takes no --n"),
     (["solve", "enigma144", "--n", "3", "--solver", "cbc", "--threads", "1000"], "threads"),

@@ -6,6 +6,7 @@ reference values. The commands in cli.py only ever talk to this interface.
 """
 from __future__ import annotations
 
+import argparse
 import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -48,10 +49,15 @@ class PuzzleOption:
             if isinstance(value, str) and value.lower() in words:
                 return words[value.lower()]
             raise BadInput(f"{self.flag} is a switch: give true or false, got {value!r}")
-        if isinstance(value, bool) or not isinstance(value, (str, int)) or \
-                (self.type is not str and isinstance(value, str) and not value.strip().lstrip("+-").isdigit()):
-            raise BadInput(f"{self.flag} wants {'text' if self.type is str else 'an integer'}, got {value!r}")
-        return self.type(value)
+        kind = {int: "an integer", str: "text"}.get(self.type, "a value it knows")   # type: ignore[call-overload]
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise BadInput(f"{self.flag} wants {kind}, got {value!r}")
+        try:
+            return self.type(value if isinstance(value, str) or self.type is int else str(value))
+        except argparse.ArgumentTypeError as e:     # the option's own parser says what it takes
+            raise BadInput(str(e)) from None
+        except ValueError:
+            raise BadInput(f"{self.flag} wants {kind}, got {value!r}") from None
 
 
 @dataclass
