@@ -5,6 +5,7 @@ a placement is its corner plus one mask, so the matches it adds are four popcoun
 largest first. The board stays mirror-symmetric about the main diagonal while every square sits on it,
 and only then placements below the diagonal are skipped. A placement that adds no match is taken at
 once (it can never hurt); otherwise every placement that keeps the cost under the bound is tried.
+A branch is cut when some size still to place adds too many matches wherever it goes (_doomed).
 
 One kernel serves every search: the exact one, the "diagonal" heuristic (sizes above a threshold only
 on the main diagonal), the "lattice" one (large sizes only at corners a multiple of 2 or 3 from the
@@ -259,8 +260,9 @@ def _run_prefixes(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes,
     dummy = np.zeros((0, depths), np.int64)
     nodes = np.zeros(t, np.int64)
     for i in prange(t):
-        b, c, p, a, nodes[i] = _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes[i], 0,
-                          threshold, counting, greedy, cap, ordered, bounded, shared, deadline, dummy)
+        b, c, p, a, nodes[i] = _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes[i],
+                                    0, threshold, counting, greedy, cap, ordered, bounded, shared,
+                                    deadline, dummy)
         bests[i], counts[i], aborted[i] = b, c, a
         paths[i, :] = p
     return bests, counts, paths, aborted, nodes.sum()
