@@ -224,9 +224,9 @@ def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
 def test_lower_bound_prune_keeps_optima_and_counts():
     """The prune (_doomed) only cuts branches holding nothing at most as cheap as the bound: with and
     without it the counting search finds the same optimum and the same number of optimal solutions
-    (Chaffin's counts where published), and at n = 16 it searches far fewer positions (at small n the
+    (Chaffin's counts where published), and at n = 20 it searches far fewer positions (at small n the
     split into parallel prefixes, repeated by the search, can cost more than the prune saves)."""
-    for n in range(1, 17):
+    for n in range(1, 21):
         plain, bounded = (search(Placements.build(n), PUBLISHED[n], counting=True, bounded=b)
                           for b in (False, True))
         assert plain.complete and bounded.complete
