@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import re
 import time
 from pathlib import Path
 
@@ -11,7 +12,7 @@ from workbench.checks.squares import find_squares
 from workbench.generators.squares import Grid, Placement, square_matches
 from workbench.puzzles.squares import PUZZLE
 from workbench.search.squares import (Placements, ladder, polish, search, solution_json,
-                                      solve as native_solve)
+                                      solve as native_solve, upper_bound)
 from workbench.search.squares_beam import beam
 from workbench.solvers.base import Options, Status
 
@@ -66,6 +67,18 @@ def test_heuristic_is_feasible_and_not_below_the_optimum():
     r = native(20, heuristic=True)
     assert r.status == Status.FEASIBLE and r.objective >= PUBLISHED[20]
     assert PUZZLE.check(20, r.solution, {}).ok
+
+
+def test_hasty_heuristics_still_reach_the_optimum_and_report_positions():
+    """Before an exact search the heuristics stop once the bound stops improving; at n = 18..20
+    their bound is still the optimum, and the proof says how many positions it searched."""
+    for n in (18, 20):
+        ub, found, _ = upper_bound(n, patient=False)
+        assert ub == PUBLISHED[n]
+        assert PUZZLE.check(n, solution_json(n, 0, found), {}).objective == ub
+    r = native(20)
+    assert r.status == Status.OPTIMAL and r.objective == PUBLISHED[20]
+    assert re.search(r"[1-9][0-9,]* positions searched", r.message)
 
 
 def test_2s_rule_reaches_an_optimum_the_old_heuristics_missed():
@@ -206,3 +219,19 @@ def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
     from workbench.pipeline import solve as pipeline_solve
     run = pipeline_solve("squares", 4, "maxsat", Options(time_limit=60), None, {})
     assert run.formulation == "maxsat" and run.value == PUBLISHED[4] and run.match == "yes"
+
+
+def test_lower_bound_prune_keeps_optima_and_counts():
+    """The prune (_doomed) only cuts branches holding nothing at most as cheap as the bound: with and
+    without it the counting search finds the same optimum and the same number of optimal solutions
+    (Chaffin's counts where published), and at n = 20 it searches far fewer positions (at small n the
+    split into parallel prefixes, repeated by the search, can cost more than the prune saves)."""
+    for n in range(1, 21):
+        plain, bounded = (search(Placements.build(n), PUBLISHED[n], counting=True, bounded=b)
+                          for b in (False, True))
+        assert plain.complete and bounded.complete
+        assert plain.best == bounded.best == PUBLISHED[n]
+        assert plain.count == bounded.count
+        if n <= len(CHAFFIN_COUNTS):
+            assert bounded.count == CHAFFIN_COUNTS[n - 1]
+    assert bounded.nodes < plain.nodes / 1.5

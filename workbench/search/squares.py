@@ -5,6 +5,7 @@ a placement is its corner plus one mask, so the matches it adds are four popcoun
 largest first. The board stays mirror-symmetric about the main diagonal while every square sits on it,
 and only then placements below the diagonal are skipped. A placement that adds no match is taken at
 once (it can never hurt); otherwise every placement that keeps the cost under the bound is tried.
+A branch is cut when some size still to place adds too many matches wherever it goes (_doomed).
 
 One kernel serves every search: the exact one, the "diagonal" heuristic (sizes above a threshold only
 on the main diagonal), the "lattice" one (large sizes only at corners a multiple of 2 or 3 from the
@@ -20,6 +21,7 @@ import itertools
 import random
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numba
 import numpy as np
@@ -71,8 +73,38 @@ def _shares_corner(px, py, a, b) -> bool:
 
 
 @njit(cache=True)
+def _doomed(rows, cols, px, py, ps, pstart, pend, first, depths, most) -> bool:
+    """Whether some size still to place (depths first..) adds more than `most` matches wherever it
+    goes, so that no completion of this board can cost at most (cost now) + `most`.
+
+    Why that is a proof: squares are placed largest first and a board only gains matches. In any
+    completion, the square of a size still to place sits at some placement p of that size, and
+    every match of p missing from the board now is on the final board, so the final cost is at
+    least (cost now) + |p minus board| >= (cost now) + (the fewest matches any placement of that
+    size adds now). Taking every placement of the size (not only those the search would still
+    allow, such as the mirror-image rule's) keeps the minimum a lower bound. A size s adds at most
+    4s matches, so only the sizes with 4s > `most` can cut; each scan stops at the first placement
+    adding at most `most`."""
+    for d in range(first, depths):
+        if pstart[d] == pend[d]:
+            continue
+        s = ps[pstart[d]]
+        if 4 * s <= most:
+            break                             # this size and every smaller one fit
+        mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
+        fits = False
+        for k in range(pstart[d], pend[d]):
+            if _added(rows, cols, px[k], py[k], s, mask) <= most:
+                fits = True
+                break
+        if not fits:
+            return True
+    return False
+
+
+@njit(cache=True)
 def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, threshold, counting,
-         greedy, cap, ordered, shared, deadline, out):
+         greedy, cap, ordered, bounded, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) for solutions cheaper than
     `threshold` (counting: at most as cheap, and count those of the cheapest cost found).
     `ordered` tries the placements adding fewest matches first (good solutions early). Heuristic
@@ -83,7 +115,7 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
 
     With stop < depths, collect the prefixes reaching depth `stop` into `out` instead (returns their
     number in `count`, -1 on overflow). `shared[0]` is the best cost any thread has found.
-    Returns (best cost or threshold, count, best placements, aborted by the deadline).
+    Returns (best cost or threshold, count, best placements, aborted by the deadline, nodes).
     """
     depths = pstart.shape[0]
     rows = np.zeros(lines, np.uint64)
@@ -104,7 +136,7 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
     if start == depths:                       # nothing left to place
         if cost < best or (counting and cost == best):
             best, count, best_path[:] = cost, 1, path
-        return best, count, best_path, aborted
+        return best, count, best_path, aborted, 1
     width = 0
     for d in range(start, depths):
         width = max(width, pend[d] - pstart[d])
@@ -129,6 +161,10 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
                     aborted = True
                     break
             best = min(best, shared[0])
+            if bounded and _doomed(rows, cols, px, py, ps, pstart, pend, d + 1, depths,
+                                   best - cost - (0 if counting else 1)):
+                ncand[d], it[d], expand = 0, 0, False
+                continue
             nc, least = 0, INF
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
@@ -207,12 +243,12 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
         x, y, s = px[k], py[k], ps[k]
         rows[y], rows[y + s], cols[x], cols[x + s] = saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3]
         cost, sym = saved_cost[d], saved_sym[d]
-    return best, count, best_path, aborted
+    return best, count, best_path, aborted, nodes
 
 
 @njit(cache=True, parallel=True)
 def _run_prefixes(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes, threshold,
-                  counting, greedy, cap, ordered, deadline):
+                  counting, greedy, cap, ordered, bounded, deadline):
     """Every prefix searched independently (both cores), sharing the best cost found."""
     t = prefixes.shape[0]
     depths = pstart.shape[0]
@@ -222,12 +258,14 @@ def _run_prefixes(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes,
     paths = np.full((t, depths), -1, np.int64)
     aborted = np.zeros(t, np.bool_)
     dummy = np.zeros((0, depths), np.int64)
+    nodes = np.zeros(t, np.int64)
     for i in prange(t):
-        b, c, p, a = _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes[i], 0,
-                          threshold, counting, greedy, cap, ordered, shared, deadline, dummy)
+        b, c, p, a, nodes[i] = _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefixes[i],
+                                    0, threshold, counting, greedy, cap, ordered, bounded, shared,
+                                    deadline, dummy)
         bests[i], counts[i], aborted[i] = b, c, a
         paths[i, :] = p
-    return bests, counts, paths, aborted
+    return bests, counts, paths, aborted, nodes.sum()
 
 
 def _on_lattice(n: int, margin: int, spacing: int):
@@ -329,14 +367,16 @@ class Outcome:
     count: int                    # solutions of that cost (counting), else 1 if found
     placements: list[Placement]   # the best solution found, [] if none
     complete: bool                # the search space was exhausted (a proof)
+    nodes: int = 0                # positions searched (boards whose placements were listed)
 
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
-           sides: int = 4, ordered: bool = True, deadline: float = float("inf"),
+           sides: int = 4, ordered: bool = True, bounded: bool = True, deadline: float = float("inf"),
            tasks: int = 256) -> Outcome:
     """Exhaustive search under `threshold`: split into at least `tasks` prefixes, run in parallel.
     Heuristic restrictions: a square of size <= `greedy_upto` only goes where it adds the fewest
-    matches (ties all tried); a square of size s adds at most `sides` * s matches."""
+    matches (ties all tried); a square of size s adds at most `sides` * s matches. `bounded` cuts a
+    branch when some size still to place cannot fit under the bound (_doomed)."""
     depths = len(pl.pstart)
     sizes = pl.ps[pl.pstart] if depths else np.zeros(0, np.int64)
     greedy = sizes <= greedy_upto
@@ -345,10 +385,12 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
     shared = np.full(1, threshold, np.int64)
     empty = np.zeros(0, np.int64)
     prefixes = np.zeros((1, 0), np.int64)
+    split_nodes = 0                           # (the split's nodes are searched again below)
     for stop in range(1, depths):             # deepen the split until there are enough prefixes
         out = np.zeros((4 * tasks, stop), np.int64)
-        _, n_out, _, aborted = _dfs(*pl.args, empty, stop, threshold, counting, greedy, cap,
-                                    ordered, shared, deadline, out)
+        _, n_out, _, aborted, nodes = _dfs(*pl.args, empty, stop, threshold, counting, greedy, cap,
+                                           ordered, bounded, shared, deadline, out)
+        split_nodes += nodes
         if n_out < 0 or aborted:
             break
         prefixes = out[:n_out]
@@ -356,15 +398,15 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
             break
     numba.set_parallel_chunksize(1)
     try:
-        bests, counts, paths, aborted = _run_prefixes(*pl.args, prefixes, threshold, counting, greedy,
-                                                      cap, ordered, deadline)
+        bests, counts, paths, aborted, nodes = _run_prefixes(*pl.args, prefixes, threshold, counting,
+                                                             greedy, cap, ordered, bounded, deadline)
     finally:
         numba.set_parallel_chunksize(0)
     best = int(bests.min()) if len(bests) else threshold
     winners = [i for i in range(len(bests)) if bests[i] == best and counts[i] > 0]
     count = int(sum(counts[i] for i in winners))
     found = pl.decode(paths[winners[0]]) if winners else []
-    return Outcome(best, count, found, not aborted.any())
+    return Outcome(best, count, found, not aborted.any(), split_nodes + int(nodes))
 
 
 # -- the heuristics and the exact search, as the workbench calls them ---------------------------
@@ -406,8 +448,12 @@ def polish(n: int, margin: int, placements: list[Placement], best: int, deadline
     return best, sorted(held.values(), key=lambda p: -p.size)
 
 
-def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
-                diagonal_above: int = 20) -> tuple[int, list[Placement], str]:
+class _Settled(Exception):
+    """The bound stopped improving (upper_bound, not patient)."""
+
+
+def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"), diagonal_above: int = 20,
+                patient: bool = True) -> tuple[int, list[Placement], str]:
     """Heuristic searches in turn, each under the best bound so far and with a share of the time
     left (a search that finishes early leaves its time to the next):
 
@@ -434,6 +480,10 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
     9. polish: the best solution so far, improved a few sizes at a time;
     10. "2s": the 2s rule alone (reaches several values otherwise found only by the exact search);
     11. "greedy": Chaffin's greedy search, unrestricted, to the deadline.
+    Not `patient`: after the first stage, stop at the first search that does not improve the bound.
+    Why: before an exact search the later stages rarely help (the first found the optimum at every
+    n = 14..28), and at n = 24 all the stages cost 4 times the exact search; but the first stage's
+    early thresholds give bounds a few matches off, which double the exact search.
     Returns (cost, placements, which heuristic found it and when)."""
     best, found, how = 2 * n * (n + 1) + 1, [], ""     # all squares apart, plus one
     start = time.time()
@@ -447,6 +497,8 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
         nonlocal best, found, how
         if placements and cost < best:
             best, found, how = cost, placements, f"{label}, at {time.time() - start:.0f} s"
+        elif found and hasty:
+            raise _Settled
 
     def run(pl: Placements, label: str, until: float, **kw) -> bool:
         out = search(pl, best, deadline=until, **kw)
@@ -494,21 +546,42 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"),
                 break
             took = time.time() - began
 
-    diagonal(2, 0.1)
-    ladders(0.1)
-    beams(0.25)
-    greedy_lattice(3, 0.3)
-    for spacing, fraction in ((2, 0.3), (3, 0.15)):
+    def runs(spacing: int, fraction: float) -> None:
         run(Placements.build(n, margin, lattice=(spacing, 16), runs_above=16),
             f"runs above 16, lattice {spacing}, 2s", share(fraction), sides=2)
-    greedy_lattice(2, 0.5)
-    diagonal(4, 0.25)
-    run(Placements.build(n, margin, lattice=(2, 10)), "lattice 2 above 10, 2s", share(0.33), sides=2)
-    if found:
-        record(*polish(n, margin, found, best, share(0.25)), f"{how}, polished")
-    if run(unrestricted, "2s", share(0.5), sides=2) or time.time() >= deadline:
-        return best, found, how
-    run(unrestricted, "greedy", deadline, greedy_upto=n)
+
+    def lattice_2s(fraction: float) -> None:
+        run(Placements.build(n, margin, lattice=(2, 10)), "lattice 2 above 10, 2s", share(fraction), sides=2)
+
+    def last_resorts() -> bool:
+        """Polish the best solution, then the 2s rule alone (done if it finishes), then greedy."""
+        if found:
+            record(*polish(n, margin, found, best, share(0.25)), f"{how}, polished")
+        if run(unrestricted, "2s", share(0.5), sides=2) or time.time() >= deadline:
+            return True
+        run(unrestricted, "greedy", deadline, greedy_upto=n)
+        return True
+
+    stages: list[Callable[[], bool | None]] = [     # True: stop here
+        lambda: diagonal(2, 0.1),
+        lambda: ladders(0.1),
+        lambda: beams(0.25),
+        lambda: greedy_lattice(3, 0.3),
+        lambda: runs(2, 0.3),
+        lambda: runs(3, 0.15),
+        lambda: greedy_lattice(2, 0.5),
+        lambda: diagonal(4, 0.25),
+        lambda: lattice_2s(0.33),
+        last_resorts,
+    ]
+    hasty = False                             # whether a search that does not improve ends them all
+    try:
+        for stage in stages:
+            if stage():
+                break
+            hasty = not patient
+    except _Settled:
+        pass
     return best, found, how
 
 
@@ -531,7 +604,8 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     """The `search` backend: heuristics for a bound, then the exact (or counting) search.
 
     params: margin (int), all (count every optimal solution), heuristic (stop after the heuristics,
-    which then get the whole time limit; otherwise 20% of it, at most 60 s), diagonal_above (largest
+    which then get the whole time limit; otherwise 20% of it, at most 60 s, and they stop at the
+    first stage that does not improve the bound), diagonal_above (largest
     size threshold of the diagonal heuristic, default 20). The search is deterministic: seed unused.
     """
     assert n is not None
@@ -544,7 +618,8 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     heuristic_deadline = deadline
     if not p.get("heuristic"):                # keep most of the time for the exact search
         heuristic_deadline = time.time() + min(60.0, 0.2 * (deadline - time.time()))
-    ub, found, how = upper_bound(n, margin, heuristic_deadline, int(p.get("diagonal_above") or 20))
+    ub, found, how = upper_bound(n, margin, heuristic_deadline, int(p.get("diagonal_above") or 20),
+                                 patient=bool(p.get("heuristic")))
     if not found:
         return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
     report(Incumbent(ub, None, solution_json(n, margin, found)))
@@ -557,10 +632,12 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
         found = exact.placements
     best = exact.best if exact.placements else ub
     sol = solution_json(n, margin, found)
+    searched = f"{exact.nodes:,} positions searched"
     if not exact.complete:
         return Result(Status.FEASIBLE, objective=best, solution=sol,
-                      message=f"time limit; best from {'exact search' if exact.placements else how}")
-    msg = f"proved optimal by exhaustive search (start bound {ub} from {how}"
+                      message=f"time limit; best from {'exact search' if exact.placements else how}; "
+                              f"{searched}")
+    msg = f"proved optimal by exhaustive search, {searched} (start bound {ub} from {how}"
     msg += f"; assumes all squares within {margin} of the largest)"
     if counting:
         msg += f"; {exact.count} optimal solutions (largest two share the top-left corner, "
