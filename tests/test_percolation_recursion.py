@@ -180,7 +180,8 @@ def test_cli_bad_n_one_line_exit_2(args, message):
 def test_transfer_matrix_on_rectangles_equals_recursion():
     """The row-by-row transfer matrix, run on h x w rectangles (h rows), against the recursion:
     every rectangle with h <= 5 rows up to width 11 (9 for h >= 4), the strips 1 x 25 and 2 x 18,
-    and squares up to 7 x 7 (8 and 9 are bench cases: 16 s and 154 s). Wide rows are slow for the
+    the strips 19 and 21 x 3, 16 x 4 and 13 x 5 run with their short side as the row, and squares
+    up to 8 x 8 (9 is a bench case: 154 s). Wide rows are slow for the
     transfer matrix (its states are whole closures and it tries every row pattern: 3 x 19 takes
     53 s), so the longer strips stay out of CI."""
     from workbench.search.percolation import count_rectangle
@@ -189,7 +190,7 @@ def test_transfer_matrix_on_rectangles_equals_recursion():
     for h in range(1, 6):
         for w in range(1, 12 if h <= 3 else 10):
             assert count_rectangle(h, w, threads=1) == t.T[h, w], (h, w)
-    for h, w in ((1, 25), (2, 18)):
+    for h, w in ((1, 25), (2, 18), (19, 3), (21, 3), (16, 4), (13, 5)):    # long strips, rows across
         assert count_rectangle(h, w) == t.T[h, w], (h, w)
-    for n in range(6, 8):
+    for n in range(6, 9):
         assert count_rectangle(n, n) == t.T[n, n] == A146971[n]
