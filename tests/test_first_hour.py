@@ -122,7 +122,7 @@ def _png_is_a_picture(path: Path) -> None:
 
 def test_plot_writes_the_pictures_the_readme_shows(tmp_path):
     shown = re.findall(r"\(docs/([\w.-]+\.png)\)", README)
-    assert len(shown) == 5
+    assert len(shown) == 6
     p = wb("plot", "--out", str(tmp_path))
     assert p.returncode == 0, p.stderr
     for name in shown:

@@ -19,6 +19,7 @@ BOARDS = [
     ("stones-5.png", "stones", "stones", 5, {}),
 ]
 TIMES = "time-vs-n.png"
+GROWTH = "percolation-growth.png"
 
 
 def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]]]:
@@ -95,4 +96,21 @@ def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
     written = [plot_times(folder / TIMES, results)]
     for file, puzzle, table, n, params in BOARDS:
         written.append(Path(best_stored(puzzle, table, n, params, results).png(str(folder / file))))
+    written.append(plot_percolation_growth(folder / GROWTH, results))
     return written
+
+
+def plot_percolation_growth(path: Path, results: Path = RESULTS) -> Path:
+    """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
+    from .search.percolation_recursion import growth_plot
+
+    counts = {int(r["n"]): int(r["count"]) for r in tables.read_rows(results / "percolation.csv")
+              if r.get("status") == "optimal" and r.get("count")}
+    terms: list[int] = []
+    while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
+        terms.append(counts[len(terms) + 1])
+    if len(terms) < 25:
+        raise BadInput(f"{results / 'percolation.csv'} holds too few counts to plot the growth "
+                       f"(`workbench table percolation --n 1..200` computes them)")
+    growth_plot(terms, str(path))
+    return path
