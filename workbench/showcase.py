@@ -19,20 +19,21 @@ class Case:
 
     @property
     def name(self) -> str:
-        return " ".join([self.puzzle, *(f"--{k}" for k, v in self.params.items() if v is True),
+        return " ".join([self.puzzle, *(f"--{k}" if v is True else f"--{k} {v}" for k, v in self.params.items()),
                          *([f"--solver {self.solver}"] if self.solver else [])])
 
 
-# About 5 minutes on 2 cores (enigma82 N = 7 takes about 100 s and N = 8 is not proven in 10 min;
-# the cpsat proof of stones a(3) 94 to 136 s).
+# About 5 minutes on 2 quiet cores, most of it the two proofs that need minutes: CP-SAT's of
+# stones a(3) (about 80 s) and the transfer matrix's second count of percolation a(9) (about 150 s).
 CASES = [
     Case("enigma144", "1..12"),
     Case("enigma82", "1..7"),
     Case("triangles", "1..10"),
-    Case("squares", "1..18", "search"),
+    Case("squares", "1..24", "search"),
     Case("stones", "1..4"),
     Case("stones", "1..3", "cpsat"),              # the box-free position model: a CP proof of a(3)
-    Case("percolation", "1..8"),
+    Case("percolation", "1..20"),                 # the recursion: a(11..20) are the workbench's own
+    Case("percolation", "1..9", params={"counter": "transfer"}),   # the second, independent count
     Case("percolation", "1..10", params={"permutation": True}),
     Case("magic15", None),
     Case("magic15", None, params={"pandiagonal": True}),
