@@ -235,3 +235,14 @@ def test_lower_bound_prune_keeps_optima_and_counts():
         if n <= len(CHAFFIN_COUNTS):
             assert bounded.count == CHAFFIN_COUNTS[n - 1]
     assert bounded.nodes < plain.nodes / 1.5
+
+
+def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
+    """A thread whose own board is dearer than another thread's must not win: n = 56 at 5 s once
+    paired a 1532-match board with the objective 1520, and the checker threw the run away."""
+    from workbench import pipeline
+    from workbench.solvers.base import Options, Status
+
+    run = pipeline.solve("squares", 56, "search", Options(time_limit=5, threads=2))
+    assert run.result.status == Status.FEASIBLE and run.verified, run.result.message
+    assert run.value == run.verdict.objective

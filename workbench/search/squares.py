@@ -160,7 +160,10 @@ def _dfs(px, py, ps, pdiag, plead, pstart, pend, prun, lines, prefix, stop, thre
                 if _now() > deadline:
                     aborted = True
                     break
-            best = min(best, shared[0])
+            if shared[0] < best:              # another thread found a cheaper solution:
+                best = shared[0]
+                if stop == 0:
+                    count = 0                 # so this thread's own (if any) are not the cheapest
             if bounded and _doomed(rows, cols, px, py, ps, pstart, pend, d + 1, depths,
                                    best - cost - (0 if counting else 1)):
                 ncand[d], it[d], expand = 0, 0, False
