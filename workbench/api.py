@@ -14,7 +14,7 @@ from . import tables
 from .pipeline import Run, plan, solve as run_pipeline, stored
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
-from .solvers import canonical, require
+from .solvers import canonical, known, require
 from .solvers.base import Options
 
 RESULTS = Path("results")
@@ -163,10 +163,24 @@ def table(puzzle: str, n: int | str | Iterable[int] | None = None, solver: str |
 
 
 def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
-            threads: int = 2, seed: int = 0, formulation: str | None = None, **params: Any) -> list[Run]:
+            threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
+            on_start: Callable[[str], None] | None = None, **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
-    that cannot run gives a run with status `error` and the others go on."""
+    that cannot run gives a run with status `error` and the others go on. Every request is checked
+    before the first backend runs, so that bad input never throws a finished run away."""
     p = get(puzzle)
     params = puzzle_params(p, params)
-    options = _options(time_limit, threads, seed, count=p.is_count(formulation or ""))
-    return [run_pipeline(p.name, n, canonical(s), options, formulation, params) for s in solvers]
+    chosen = [canonical(s) for s in solvers]
+    if not chosen:
+        raise BadInput("--solvers names no backend")
+    count = p.is_count(formulation or "")
+    for solver in chosen:
+        plan(p.name, n, solver, formulation, params, count)
+        known(solver)
+    options = _options(time_limit, threads, seed, verbose, count=count)
+    runs = []
+    for solver in chosen:
+        if on_start:
+            on_start(solver)
+        runs.append(run_pipeline(p.name, n, solver, options, formulation, params))
+    return runs

@@ -16,7 +16,7 @@ from rich.table import Table
 from . import api, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
-from .solvers import UnknownSolver, available_solvers, canonical, known
+from .solvers import UnknownSolver, available_solvers, known
 from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
@@ -350,19 +350,12 @@ def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
 def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
-    solvers = [canonical(s.strip()) for s in args.solvers.split(",") if s.strip()]
-    if not solvers:
-        raise BadInput("--solvers names no backend")
     count = puzzle.is_count(args.formulation or "")
-    params = _params(args, puzzle)
-    for solver in solvers:     # every request checked before the first backend runs
-        pipeline.plan(puzzle.name, n, solver, args.formulation, params, count)
-        known(solver)
     path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
-    runs = []
-    for solver in solvers:
-        err.print(f"running {solver} ...")
-        runs.append(_run_one(args, puzzle, n, solver, count))
+    runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
+                       time_limit=args.time_limit, threads=args.threads, seed=args.seed,
+                       formulation=args.formulation, verbose=args.verbose,
+                       on_start=lambda solver: err.print(f"running {solver} ..."), **_params(args, puzzle))
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
