@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks.magic15 import bad_sums, check, replay
-from workbench.generators.magic15 import SORTED, SORTED_SWAPPED, neighbours
+from workbench.puzzles.magic15.check import bad_sums, check, replay
+from workbench.puzzles.magic15.model import SORTED, SORTED_SWAPPED, neighbours
 from workbench.puzzles.base import BadInput
-from workbench.puzzles.magic15 import PUZZLE
-from workbench.search.magic15 import magic_squares, reachable, solve as native_solve
+from workbench.puzzles.magic15.puzzle import PUZZLE
+from workbench.puzzles.magic15.search import magic_squares, reachable, solve as native_solve
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "magic15.csv"
+DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "magic15" / "data" / "magic15.csv"
 PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
 COUNTS = {(False, False): 7040, (False, True): 880, (True, False): 384}   # OEIS A006052; Rosser-Walker
 MODEL_SOLVERS = ["cpsat", "minizinc:gecode"]

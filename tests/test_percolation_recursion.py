@@ -14,7 +14,7 @@ import pytest
 from percolation_small import (bbox, close_rect, closure, count_uncovered, distance, generic_t, generic_u,
                                lossless, rect_cells, semi, splits, stars, subrects, tight_sets)
 from test_percolation import A146971
-from workbench.search.percolation_recursion import count_by_residues, tables, terms
+from workbench.puzzles.percolation.recursion import count_by_residues, tables, terms
 
 SMALL = [(h, w) for h in range(1, 7) for w in range(h, 8) if (h + w) % 2 == 0 and h * w <= 30]
 
@@ -158,8 +158,8 @@ def test_cli_json_count_is_an_exact_integer():
 
 
 def test_puzzle_knows_the_transfer_limit_without_loading_numba():
-    from workbench.puzzles import percolation as puzzle
-    from workbench.search import percolation as transfer
+    from workbench.puzzles.percolation import puzzle
+    from workbench.puzzles.percolation import transfer
 
     assert puzzle.TRANSFER_N_MAX == transfer.N_MAX
     code = "import sys, workbench.puzzles.percolation; print('numba' in sys.modules)"
@@ -184,7 +184,7 @@ def test_transfer_matrix_on_rectangles_equals_recursion():
     up to 8 x 8 (9 is a bench case: 154 s). Wide rows are slow for the
     transfer matrix (its states are whole closures and it tries every row pattern: 3 x 19 takes
     53 s), so the longer strips stay out of CI."""
-    from workbench.search.percolation import count_rectangle
+    from workbench.puzzles.percolation.transfer import count_rectangle
 
     t = tables(25)
     for h in range(1, 6):

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks.squares import find_squares
-from workbench.generators.squares import Grid, Placement, square_matches
-from workbench.puzzles.squares import PUZZLE
-from workbench.search.squares import (Placements, ladder, polish, search, solution_json,
+from workbench.puzzles.squares.check import find_squares
+from workbench.puzzles.squares.model import Grid, Placement, square_matches
+from workbench.puzzles.squares.puzzle import PUZZLE
+from workbench.puzzles.squares.search import (Placements, ladder, polish, search, solution_json,
                                       solve as native_solve, upper_bound)
-from workbench.search.squares_beam import beam
+from workbench.puzzles.squares.beam import beam
 from workbench.solvers.base import Options, Status
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "squares.csv"
+DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "squares" / "data" / "squares.csv"
 PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
 CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52]
 

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks.stones import check_board
-from workbench.generators.stones import box_model, decode, position_model
+from workbench.puzzles.stones.check import check_board
+from workbench.puzzles.stones.model import box_model, decode, position_model
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput
-from workbench.puzzles.stones import StonesPuzzle
-from workbench.search.stones import search, subtree
-from workbench.search.stones_beam import prefix
+from workbench.puzzles.stones.puzzle import StonesPuzzle
+from workbench.puzzles.stones.search import search, subtree
+from workbench.puzzles.stones.beam import prefix
 from workbench.solvers.runner import run
 from workbench.solvers.base import Options, Status
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "data" / "stones.csv"
+DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "stones" / "data" / "stones.csv"
 PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
 PUZZLE = StonesPuzzle()
 # xash's a(5) = 49 board from the seed document, as [row, col, value] triples (rules data, not code)
@@ -122,7 +122,7 @@ def test_hints_are_a_valid_start():
 
 def test_beam_reaches_a_4_and_continues_a_prefix():
     """The beam finds the proven a(4) = 38; a prefix of a board is valid and the beam extends it."""
-    from workbench.search.stones_beam import Beam, prefix
+    from workbench.puzzles.stones.beam import Beam, prefix
     b = Beam(4, 3000)
     while b.step():
         pass
@@ -137,7 +137,7 @@ def test_beam_reaches_a_4_and_continues_a_prefix():
 
 
 def test_hunt_reports_valid_improvements():
-    from workbench.search.stones_hunt import hunt
+    from workbench.puzzles.stones.hunt import hunt
     assert hunt(1, 0.01, threads=1)["best"] == 1          # warm_up's call: cheap, nothing to place
     seen = []
     out = hunt(6, 10, threads=1, report=seen.append)

@@ -4,8 +4,8 @@ import random
 import pytest
 
 from workbench import pipeline
-from workbench.checks.trigrid import all_matches, surviving
-from workbench.generators.trigrid import grid
+from workbench.puzzles.trigrid.check import all_matches, surviving
+from workbench.puzzles.trigrid.model import grid
 from workbench.puzzles import get
 from workbench.solvers.base import Options, Status
 

@@ -102,7 +102,7 @@ def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
 
 def plot_percolation_growth(path: Path, results: Path = RESULTS) -> Path:
     """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
-    from .search.percolation_recursion import growth_plot
+    from .puzzles.percolation.recursion import growth_plot
 
     counts = {int(r["n"]): int(r["count"]) for r in tables.read_rows(results / "percolation.csv")
               if r.get("status") == "optimal" and r.get("count")}

@@ -42,10 +42,11 @@ def available() -> list[Puzzle]:
 
 @lru_cache(maxsize=None)
 def published_table(key: str) -> dict[int, Published]:
-    """Published reference values, from workbench/data/<key>.csv (never printed as our own)."""
-    path = Path(__file__).parent.parent / "data" / f"{key}.csv"
-    if not path.is_file():
+    """Published reference values, from <puzzle package>/data/<key>.csv (never printed as our own)."""
+    paths = sorted(Path(__file__).parent.glob(f"*/data/{key}.csv"))
+    if not paths:
         return {}
+    path = paths[0]
     with path.open() as f:
         return {int(r["n"]): Published(key, int(r["n"]), int(r["value"]), r["status"], r["source"])
                 for r in csv.DictReader(f)}

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..models.core import AllDifferent, LinearModel
+from ...models.core import AllDifferent, LinearModel
 
 FORMULATIONS = {
     "max": "maximise the largest number placed (values capped at --top, default a(n)+1 known bound)",

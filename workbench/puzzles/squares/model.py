@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..models.core import LinearModel, MaxSatModel
+from ...models.core import LinearModel, MaxSatModel
 
 Match = tuple[str, int, int]
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.magic15 import bad_sums, check as check_moves
-from ..generators.magic15 import (SIDE, SORTED, format_board, parse_board, planning_model,
+from .check import bad_sums, check as check_moves
+from .model import (SIDE, SORTED, format_board, parse_board, planning_model,
                                   decode_plan, squares_model)
-from ..models.core import LinearModel, Model
-from ..drawing import figure
-from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from ...models.core import LinearModel, Model
+from ...drawing import figure
+from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 
 BENCH_START = "8 2 6 11 12 15 13 1 7 0 9 4 3 5 10 14"    # 20 random moves from a magic square
@@ -63,7 +63,7 @@ class Magic15Puzzle(Puzzle):
         PuzzleOption("--symmetry", "squares formulation: one square per rotation/reflection class",
                      backends="models"),
     ]
-    native_search = "workbench.search.magic15:solve"
+    native_search = "workbench.puzzles.magic15.search:solve"
 
     def validate(self, n: int | None, params: dict[str, Any]) -> None:
         super().validate(n, params)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.stones import check_board, parse_board
-from ..generators.stones import FORMULATIONS, box_model, decode, decode_positions, position_model
-from ..models.core import LinearModel, Model
-from ..drawing import figure
-from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from .check import check_board, parse_board
+from .model import FORMULATIONS, box_model, decode, decode_positions, position_model
+from ...models.core import LinearModel, Model
+from ...drawing import figure
+from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
 
@@ -42,7 +42,7 @@ class StonesPuzzle(Puzzle):
         PuzzleOption("--hunt", "search backend: record hunt (heuristic) even for n <= 5", backends="search"),
     ]
     exclusive = (("exact", "hunt"),)
-    native_search = "workbench.search.stones:solve"
+    native_search = "workbench.puzzles.stones.search:solve"
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
 
     def validate(self, n: int | None, params: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..models.core import AllDifferent, LinearModel
+from ...models.core import AllDifferent, LinearModel
 
 SIDE = 4
 CELLS = SIDE * SIDE

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.percolation import check as check_set, fill
-from ..generators.percolation import decode_cells, linear_model
-from ..models.core import LinearModel, Model
-from ..drawing import figure
-from ..search.percolation_recursion import N_MAX as RECURSION_N_MAX
-from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from .check import check as check_set, fill
+from .model import decode_cells, linear_model
+from ...models.core import LinearModel, Model
+from ...drawing import figure
+from .recursion import N_MAX as RECURSION_N_MAX
+from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 COUNTERS = ("recursion", "transfer")
 TRANSFER_N_MAX = 12   # search.percolation.N_MAX, not imported here: that module loads numba (tested)
@@ -51,7 +51,7 @@ class PercolationPuzzle(Puzzle):
                PuzzleOption("--counter", "percolation, search backend: recursion over rectangles (default, "
                             f"n <= {RECURSION_N_MAX}) or transfer (row-by-row transfer matrix, "
                             f"n <= {TRANSFER_N_MAX}, also --permutation)", counter_name)]
-    native_search = "workbench.search.percolation_recursion:solve"
+    native_search = "workbench.puzzles.percolation.recursion:solve"
 
     def validate(self, n: int | None, params: dict[str, Any]) -> None:
         super().validate(n, params)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.squares import check as check_matches, find_squares, parse_matches
-from ..generators.squares import FORMULATIONS, Grid, linear_model, maxsat_model, square_matches
-from ..models.core import LinearModel, MaxSatModel, Model
-from ..drawing import figure
-from .base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from .check import check as check_matches, find_squares, parse_matches
+from .model import FORMULATIONS, Grid, linear_model, maxsat_model, square_matches
+from ...models.core import LinearModel, MaxSatModel, Model
+from ...drawing import figure
+from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 BOX = {  # (up, down, left, right) -> the junction drawn at a point
     (0, 0, 0, 0): " ", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",
@@ -52,7 +52,7 @@ class SquaresPuzzle(Puzzle):
                      "(diagonal, lattice, 2s, greedy)", backends="search"),
     ]
     exclusive = (("all", "heuristic"),)
-    native_search = "workbench.search.squares:solve"
+    native_search = "workbench.puzzles.squares.search:solve"
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 
     def validate(self, n: int | None, params: dict[str, Any]) -> None:

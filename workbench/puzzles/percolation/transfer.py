@@ -23,7 +23,7 @@ import time
 import numpy as np
 from numba import njit
 
-from ..solvers.base import Incumbent, Options, Report, Result, Status
+from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)   # never a valid key word: rows use at most the low 63 bits
 KEY_WORDS = 4                            # three words of closure rows, one of used columns

@@ -18,9 +18,9 @@ import time
 
 import numpy as np
 
-from ..solvers.base import Incumbent, Options, Report, Result, Status
-from .stones import POSITIONS_PER_SECOND, subtree
-from .stones_beam import Beam, default_weights, prefix
+from ...solvers.base import Incumbent, Options, Report, Result, Status
+from .search import POSITIONS_PER_SECOND, subtree
+from .beam import Beam, default_weights, prefix
 
 # Scorings (see stones_beam._score): ones in hand, small-sum "fuel" cells, near-future sums.
 SCORINGS: list[dict] = [

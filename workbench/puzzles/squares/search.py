@@ -27,8 +27,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..generators.squares import Grid, Placement, square_matches
-from ..solvers.base import Incumbent, Options, Report, Result, Status
+from .model import Grid, Placement, square_matches
+from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 INF = 1 << 30
 
@@ -537,7 +537,7 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"), diagona
                 run(Placements.build(n, margin, fixed=fixed), label, until)
 
     def beams(fraction: float) -> None:
-        from .squares_beam import beam       # (which imports this module)
+        from .beam import beam       # (which imports this module)
         until, took = share(fraction), 0.0
         for width in BEAM_WIDTHS:            # each about 4 times the work of the one before
             if time.time() + 4 * took > until:
@@ -599,7 +599,7 @@ def warm_up() -> None:
     """Compile the search (numba caches it on disk)."""
     search(Placements.build(2), 11)
     search(Placements.build(2), 11, greedy_upto=2)
-    from .squares_beam import beam
+    from .beam import beam
     beam(Placements.build(2), 2, 11)
 
 

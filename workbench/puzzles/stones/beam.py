@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .stones import _tr
+from .search import _tr
 
 G = 128                         # grid side; cell p = row * G + col, the 2 sits at the centre
 C0 = G // 2

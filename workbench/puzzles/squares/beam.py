@@ -18,8 +18,8 @@ import time
 import numpy as np
 from numba import njit, prange
 
-from ..generators.squares import Placement
-from .squares import Placements, _added, _put
+from .model import Placement
+from .search import Placements, _added, _put
 
 COST_SHIFT = 50                  # a child's key: cost << COST_SHIFT | the board's hash, truncated
 PARENT_SHIFT = 20                # a child's origin: parent << PARENT_SHIFT | placement

@@ -16,7 +16,7 @@ edge, then for every (cell, neighbour) pair e = [neighbour at least two rounds e
 """
 from __future__ import annotations
 
-from ..models.core import LinearModel
+from ...models.core import LinearModel
 
 
 def neighbours(n: int, r: int, c: int) -> list[tuple[int, int]]:

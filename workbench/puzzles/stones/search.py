@@ -26,7 +26,7 @@ import numpy as np
 import numba
 from numba import njit
 
-from ..solvers.base import Incumbent, Options, Report, Result, Status
+from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 H, W = 64, 128                 # grid rows, columns; group A lives in columns < 64, group B in >= 64
 HALF = 64
@@ -762,7 +762,7 @@ def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int 
 
 def warm_up() -> None:
     """Compile the exact search and the record hunt (numba caches them on disk)."""
-    from .stones_hunt import hunt
+    from .hunt import hunt
     search(1, threads=1)
     hunt(1, 0.01, threads=1)
 
@@ -773,7 +773,7 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     assert n is not None
     params = options.params or {}
     if (n >= 6 and not params.get("exact")) or params.get("hunt"):
-        from .stones_hunt import solve as hunt
+        from .hunt import solve as hunt
         return hunt(n, options, report)
     log = sys.stderr if options.verbose else None
     out = search(n, options.time_limit, options.threads, options.seed, params.get("cut"), log, report)

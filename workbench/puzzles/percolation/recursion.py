@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..solvers.base import Incumbent, Options, Report, Result, Status
+from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 N_MAX = 400
 
@@ -293,7 +293,7 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
 def _transfer(call):
     """call(the transfer-matrix module), after compiling it; returns the answer and the seconds
     the compilation (or the load from numba's cache) took."""
-    from . import percolation as transfer
+    from . import transfer
 
     started = time.perf_counter()
     transfer.warm_up()

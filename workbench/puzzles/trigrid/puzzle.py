@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..checks.trigrid import all_matches, surviving
-from ..generators.trigrid import grid
-from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
-from ..drawing import figure
-from .base import BenchCase, Formulation, Puzzle, Verdict
+from .check import all_matches, surviving
+from .model import grid
+from ...models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
+from ...drawing import figure
+from ..base import BenchCase, Formulation, Puzzle, Verdict
 
 N_MAX = 30
 

@@ -17,8 +17,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ..generators.magic15 import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours, parse_board
-from ..solvers.base import Incumbent, Options, Report, Result, Status
+from .model import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours, parse_board
+from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 NB = np.full((CELLS, 4), -1, dtype=np.int64)
 NN = np.zeros(CELLS, dtype=np.int64)
