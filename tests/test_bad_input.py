@@ -155,7 +155,7 @@ def records() -> dict[str, dict]:
             "percolation": ("percolation", 3, "search", True)}
     out = {}
     for key, (puzzle, n, solver, count) in runs.items():
-        run = pipeline.solve(puzzle, n, solver, Options(time_limit=60, count=count, params={"show": 2}))
+        run = pipeline.solve(puzzle, n, solver, Options(time_limit=60, count=count, show=2))
         assert run.verified, run.result.message
         out[key] = json.loads(json.dumps(run.record(), default=str))
     return out

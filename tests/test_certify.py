@@ -34,7 +34,7 @@ def test_cardinality_cnf_matches_brute_force(seed):
 
 
 def test_certify_enigma144_n4():
-    hs = get("enigma144").model(4, "plain", {})
+    hs = get("enigma144").build(4, "plain", {}).model
     cert = certify(hs, 13, 120)
     assert cert.verdict == "VALID" and cert.lower_bound == 13
     assert len(cert.proof_sha256) == 64 and cert.proof_lines > 0
@@ -42,7 +42,7 @@ def test_certify_enigma144_n4():
 
 
 def test_drup_rejects_a_proof_that_skips_the_work():
-    hs = get("enigma144").model(3, "plain", {})
+    hs = get("enigma144").build(3, "plain", {}).model
     dimacs = at_most_cnf(hs, 7).to_dimacs()
     assert drup.check_proof_from_strings(dimacs, "0\n").outcome == drup.Outcome.INVALID
 

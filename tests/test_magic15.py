@@ -10,7 +10,7 @@ import pytest
 
 from workbench.puzzles.magic15.check import bad_sums, check, replay
 from workbench.puzzles.magic15.model import SORTED, SORTED_SWAPPED, neighbours
-from workbench.puzzles.base import BadInput
+from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.puzzle import PUZZLE
 from workbench.puzzles.magic15.search import magic_squares, reachable, solve as native_solve
 from workbench.solvers.base import Options, Status
@@ -23,7 +23,7 @@ MODEL_SOLVERS = ["cpsat", "minizinc:gecode"]
 
 
 def native(**params):
-    return native_solve(None, Options(time_limit=120, params=params), lambda inc: None)
+    return native_solve(None, PUZZLE.params(params), Options(time_limit=120), lambda inc: None)
 
 
 def scrambled(seed: int, moves: int) -> tuple[tuple[int, ...], str]:
@@ -61,13 +61,13 @@ def test_pandiagonal_optimum_is_proven_and_checked():
 
 def test_checker_rejects_corrupted_solutions(optimum):
     good = optimum.solution
-    assert check(good) == (True, f"{PUBLISHED[0]} legal moves reach a magic square", PUBLISHED[0])
-    assert not check(dict(good, moves=good["moves"][:-1]))[0]                  # end board differs
-    assert not check({k: v for k, v in dict(good, moves=good["moves"][:-1]).items() if k != "end"})[0]
-    assert not check(dict(good, moves=[7] + good["moves"]))[0]                 # 7 is not next to the hole
-    assert not check(dict(good, moves=[16]))[0]
-    assert not check(good, start=list(SORTED_SWAPPED))[0]
-    assert not check(dict(good, start=list(range(16))))[0]
+    assert check(None, good) == Verdict(True, f"{PUBLISHED[0]} legal moves reach a magic square", PUBLISHED[0])
+    assert not check(None, dict(good, moves=good["moves"][:-1])).ok                  # end board differs
+    assert not check(None, {k: v for k, v in dict(good, moves=good["moves"][:-1]).items() if k != "end"}).ok
+    assert not check(None, dict(good, moves=[7] + good["moves"])).ok                 # 7 is not next to the hole
+    assert not check(None, dict(good, moves=[16])).ok
+    assert not check(None, good, PUZZLE.params({"start": " ".join(map(str, SORTED_SWAPPED))})).ok
+    assert not check(None, dict(good, start=list(range(16)))).ok
     assert not PUZZLE.check(None, good, {"pandiagonal": True}).ok      # its broken diagonals fail
     assert PUZZLE.check(None, {"square": good["end"]}, {}).ok
     assert not PUZZLE.check(None, {"square": list(range(16))}, {}).ok
@@ -130,13 +130,13 @@ def test_random_starts_native_and_models_agree(seed, moves, solvers):
     assert r.status == Status.OPTIMAL and r.objective <= moves
     assert PUZZLE.check(None, r.solution, {"start": start}).ok
     params = {"start": start, "horizon": int(r.objective)}
-    model = PUZZLE.model(None, "plan", params)
+    built = PUZZLE.build(None, "plan", params)
     for solver in solvers:
-        res = run(solver, model, Options(time_limit=40))
+        res = run(solver, built.model, Options(time_limit=40))
         assert res.status == Status.OPTIMAL and res.objective == r.objective, solver
-        assert PUZZLE.check(None, PUZZLE.decode(None, model, res.values, params), params).ok
+        assert PUZZLE.check(None, built.decode(res.values), params).ok
     short = {"start": start, "horizon": int(r.objective) - 1}     # one move fewer is impossible
-    assert run("cpsat", PUZZLE.model(None, "plan", short), Options(time_limit=40)).status == Status.INFEASIBLE
+    assert run("cpsat", PUZZLE.build(None, "plan", short).model, Options(time_limit=40)).status == Status.INFEASIBLE
 
 
 # CP-SAT enumerates all 7040 squares in about 20 s (a bench case), and only with one worker:
@@ -145,10 +145,10 @@ def test_random_starts_native_and_models_agree(seed, moves, solvers):
                          + [("cpsat", True, False), ("cpsat", False, True)])
 def test_models_count_magic_squares(solver, pandiagonal, symmetry):
     params = {"pandiagonal": pandiagonal, "symmetry": symmetry}
-    model = PUZZLE.model(None, "squares", params)
-    r = run(solver, model, Options(time_limit=60, threads=1, count=True, params={"show": 2}))
+    built = PUZZLE.build(None, "squares", params)
+    r = run(solver, built.model, Options(time_limit=60, threads=1, count=True, show=2))
     assert r.status == Status.OPTIMAL and r.count == COUNTS[pandiagonal, symmetry]
-    assert all(PUZZLE.check(None, PUZZLE.decode(None, model, v, params), params).ok for v in r.values)
+    assert all(PUZZLE.check(None, built.decode(v), params).ok for v in r.values)
 
 
 def test_native_enumeration_matches_the_counts():
@@ -157,9 +157,9 @@ def test_native_enumeration_matches_the_counts():
 
 def test_bad_input_and_drawings(optimum, tmp_path):
     with pytest.raises(BadInput):
-        PUZZLE.validate(None, {"start": "1 2 3"})
+        PUZZLE.params({"start": "1 2 3"})
     with pytest.raises(BadInput):
-        PUZZLE.model(None, "plan", {})
+        PUZZLE.build(None, "plan", {})
     text = PUZZLE.render(None, optimum.solution, {})
     assert "Sequence (35 moves)" in text and "Start: 1 2 3 4 / 5 6 7 8" in text
     PUZZLE.png(None, optimum.solution, str(tmp_path / "m.png"), {})

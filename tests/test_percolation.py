@@ -92,18 +92,18 @@ def test_native_counter_agrees_with_plain_enumeration():
 
 
 def test_native_solve_counts_and_shows_checked_examples():
-    r = native_solve(6, Options(time_limit=60, count=True, params={"show": 3}), lambda inc: None)
+    r = native_solve(6, PUZZLE.params(), Options(time_limit=60, count=True, show=3), lambda inc: None)
     assert r.status == Status.OPTIMAL and r.count == A146971[6]
     assert len(r.solution) == 3 and len({json.dumps(s) for s in r.solution}) == 3
     assert all(PUZZLE.check(6, s, {}).ok for s in r.solution)
     perm = example_sets(7, 4, permutation=True, seed=2)
     assert len(perm) == 4 and all(PUZZLE.check(7, s, {"permutation": True}).ok for s in perm)
-    one = native_solve(9, Options(time_limit=60), lambda inc: None)
+    one = native_solve(9, PUZZLE.params(), Options(time_limit=60), lambda inc: None)
     assert one.status == Status.OPTIMAL and PUZZLE.check(9, one.solution, {}).ok
 
 
 def test_native_time_limit_gives_unknown_not_a_count():
-    r = native_solve(11, Options(time_limit=0.5, count=True), lambda inc: None)
+    r = native_solve(11, PUZZLE.params(), Options(time_limit=0.5, count=True), lambda inc: None)
     assert r.status == Status.UNKNOWN and r.count is None
 
 
@@ -116,7 +116,7 @@ def test_backends_count_small_boards(solver, permutation):
     for n in range(1, 6):
         # cpsat: one worker, since its parallel enumeration measured incomplete here
         run = pipeline_solve("percolation", n, solver,
-                             Options(time_limit=60, threads=1, count=True, params={"show": 2}), None, params)
+                             Options(time_limit=60, threads=1, count=True, show=2), None, params)
         r = run.result
         assert r.status == Status.OPTIMAL and r.count == expect[n], (solver, n, r.message)
         assert len(r.solution) == min(2, expect[n]) and run.verified, (solver, n)
@@ -125,7 +125,7 @@ def test_backends_count_small_boards(solver, permutation):
 def test_render_and_png(tmp_path):
     s = {"n": 3, "cells": [[0, 0], [1, 1], [2, 2]]}
     assert PUZZLE.render(3, s, {}) == "#..\n.#.\n..#"
-    PUZZLE.png(3, [s, s], str(tmp_path / "p.png"), {})
+    PUZZLE.png(3, [s, s], str(tmp_path / "p.png"), PUZZLE.params())
     assert (tmp_path / "p.png").stat().st_size > 1000
 
 

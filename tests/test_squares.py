@@ -23,7 +23,7 @@ CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52]
 
 def native(n: int, **params):
     """No time limit: a cold numba compile (counted in the limit) must not fail a test."""
-    return native_solve(n, Options(time_limit=None, params=params), lambda inc: None)
+    return native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None)
 
 
 @pytest.fixture(scope="module")
@@ -173,11 +173,11 @@ def test_margin_does_not_help_small_n(n):
 def _backend(solver: str, n: int, formulation: str, margin: int = 0) -> int:
     from workbench.solvers.runner import run
     params = {"margin": margin}
-    model = PUZZLE.model(n, formulation, params)
-    r = run(solver, model, Options(time_limit=60, threads=2))
+    built = PUZZLE.build(n, formulation, params)
+    r = run(solver, built.model, Options(time_limit=60, threads=2))
     assert r.status == Status.OPTIMAL, (solver, n, r.message)
     objective = round(r.objective)
-    assert PUZZLE.check(n, PUZZLE.decode(n, model, r.values, params), params).objective == objective
+    assert PUZZLE.check(n, built.decode(r.values), params).objective == objective
     return objective
 
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.puzzles.stones.check import check_board
-from workbench.puzzles.stones.model import box_model, decode, position_model
+from workbench.puzzles.base import Verdict
+from workbench.puzzles.stones.check import check as check_board
+from workbench.puzzles.stones.model import box_model, decode
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput
 from workbench.puzzles.stones.puzzle import StonesPuzzle
@@ -35,18 +36,18 @@ BOARD_49 = [[r, c, int(v)] for r, line in enumerate(SEED_49.splitlines())
 
 
 def test_checker_accepts_the_seed_board_and_rejects_broken_ones():
-    assert check_board(5, BOARD_49) == (True, "valid: 5 ones, numbers up to 49", 49)
-    assert not check_board(4, BOARD_49)[0]                       # five ones, only four allowed
+    assert check_board(5, BOARD_49) == Verdict(True, "valid: 5 ones, numbers up to 49", 49)
+    assert not check_board(4, BOARD_49).ok                       # five ones, only four allowed
     moved = [t if t[2] != 49 else [20, 20, 49] for t in BOARD_49]
-    assert check_board(5, moved)[1] == "49 at (20, 20) has neighbour sum 0 when placed"
-    assert not check_board(5, [t for t in BOARD_49 if t[2] != 30])[0]   # a number missing
-    assert not check_board(5, BOARD_49 + [[20, 20, 12]])[0]             # a number twice
-    assert not check_board(5, BOARD_49 + [[0, 0, 7]])[0]                # a cell used twice
+    assert check_board(5, moved).message == "49 at (20, 20) has neighbour sum 0 when placed"
+    assert not check_board(5, [t for t in BOARD_49 if t[2] != 30]).ok   # a number missing
+    assert not check_board(5, BOARD_49 + [[20, 20, 12]]).ok             # a number twice
+    assert not check_board(5, BOARD_49 + [[0, 0, 7]]).ok                # a cell used twice
     # the seed's illegal lazy one: a one next to the 2 would have made the 2's sum 3
-    assert not check_board(4, [[0, 1, 1], [1, 0, 1], [1, 1, 1], [1, 2, 1], [2, 1, 2], [0, 0, 3]])[0]
-    assert not check_board(3, [[0, 0, 1], [1, 1, 1], [2, 1, 2], [1, 2, 1], [1, 3, 3]])[0]
-    assert check_board(3, [[0, 0, 1], [2, 0, 1], [1, 1, 2], [0, 3, 1], [1, 2, 3]])[0]
-    assert not check_board(1, "not a board")[0]
+    assert not check_board(4, [[0, 1, 1], [1, 0, 1], [1, 1, 1], [1, 2, 1], [2, 1, 2], [0, 0, 3]]).ok
+    assert not check_board(3, [[0, 0, 1], [1, 1, 1], [2, 1, 2], [1, 2, 1], [1, 3, 3]]).ok
+    assert check_board(3, [[0, 0, 1], [2, 0, 1], [1, 1, 2], [0, 3, 1], [1, 2, 3]]).ok
+    assert not check_board(1, "not a board").ok
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -54,7 +55,7 @@ def test_exact_search_proves_published_values(n):
     out = search(n, time_limit=None, threads=2)
     assert out["complete"] and out["best"] == PUBLISHED[n]
     if n > 1:
-        assert check_board(n, out["board"])[:3:2] == (True, PUBLISHED[n])
+        assert check_board(n, out["board"]).ok and check_board(n, out["board"]).objective == PUBLISHED[n]
 
 
 def test_search_backend_through_the_pipeline():
@@ -67,7 +68,7 @@ def test_exhaustive_ending_of_the_seed_board():
     """From the seed's a(5) board cut after 35, the hunt's exhaustive ending finds 49 and proves no
     more below that prefix (a(5) = 49)."""
     value, board, complete = subtree(5, prefix(BOARD_49, 35), 10**7)
-    assert (value, complete) == (49, True) and check_board(5, board)[:3:2] == (True, 49)
+    assert (value, complete) == (49, True) and check_board(5, board).ok and check_board(5, board).objective == 49
 
 
 def test_record_hunt_finds_a_valid_board():
@@ -81,7 +82,7 @@ def test_model_backends_agree_on_a_small_box(solver):
     m = box_model(2, 5, 8, "max")
     r = run(solver, m, Options(time_limit=60))
     assert r.status == Status.OPTIMAL and round(r.objective) == 8
-    assert check_board(2, decode(5, 8, r.values))[:3:2] == (True, 8)
+    assert check_board(2, decode(5, 8, r.values)).ok and check_board(2, decode(5, 8, r.values)).objective == 8
 
 
 def test_position_model_proves_a2_without_a_box():
@@ -94,17 +95,20 @@ def test_position_model_proves_a2_without_a_box():
 @pytest.mark.parametrize("solver", ["cpsat", "minizinc:gecode"])
 def test_position_model_agrees_with_the_cell_model_in_a_box(solver):
     """Radius 2 is the 5 x 5 box of the cell-value model: the same optimum (8, values capped at 8)."""
-    m = position_model(2, 8, radius=2)
-    r = run(solver, m, Options(time_limit=60))
+    built = PUZZLE.build(2, "position", {"box": 5, "top": 8})
+    r = run(solver, built.model, Options(time_limit=60))
     assert r.status == Status.OPTIMAL and round(r.objective) == 8
-    assert PUZZLE.check(2, PUZZLE.decode(2, m, r.values, {"box": 5}), {}).ok
+    assert PUZZLE.check(2, built.decode(r.values), {}).ok
 
 
 def test_box_runs_get_tables_of_their_own():
-    assert PUZZLE.variant({}, "max") == "stones-box" and PUZZLE.variant({"box": 9}, "position") == "stones-box9"
-    assert PUZZLE.variant({}, "position") == "stones" and PUZZLE.variant({"top": 9}, "position") == "stones-top9"
+    def variant(params, formulation):
+        return PUZZLE.variant(PUZZLE.params(params), formulation)
+
+    assert variant({}, "max") == "stones-box" and variant({"box": 9}, "position") == "stones-box9"
+    assert variant({}, "position") == "stones" and variant({"top": 9}, "position") == "stones-top9"
     with pytest.raises(BadInput):
-        PUZZLE.model(5, "position", {})
+        PUZZLE.build(5, "position", {})
 
 
 def test_model_knows_a_single_one_goes_nowhere():
@@ -127,13 +131,13 @@ def test_beam_reaches_a_4_and_continues_a_prefix():
     while b.step():
         pass
     board = b.board()
-    assert check_board(4, board)[:3:2] == (True, 38)
+    assert check_board(4, board).ok and check_board(4, board).objective == 38
     part = prefix(board, 20)
-    assert check_board(4, part)[:3:2] == (True, 20)
+    assert check_board(4, part).ok and check_board(4, part).objective == 20
     c = Beam(4, 100, start=part)
     while c.step():
         pass
-    assert c.k >= 20 and check_board(4, c.board())[0]
+    assert c.k >= 20 and check_board(4, c.board()).ok
 
 
 def test_hunt_reports_valid_improvements():
@@ -141,5 +145,5 @@ def test_hunt_reports_valid_improvements():
     assert hunt(1, 0.01, threads=1)["best"] == 1          # warm_up's call: cheap, nothing to place
     seen = []
     out = hunt(6, 10, threads=1, report=seen.append)
-    assert out["best"] >= 45 and check_board(6, out["board"])[:3:2] == (True, out["best"])
-    assert seen and seen[-1].objective == out["best"] and all(check_board(6, i.values)[0] for i in seen)
+    assert out["best"] >= 45 and check_board(6, out["board"]).ok and check_board(6, out["board"]).objective == out["best"]
+    assert seen and seen[-1].objective == out["best"] and all(check_board(6, i.values).ok for i in seen)

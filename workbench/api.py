@@ -14,7 +14,8 @@ from . import tables
 from .pipeline import Run, plan, solve as run_pipeline, stored
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
-from .solvers import canonical, known, require
+from .models.core import NativeTask
+from .solvers import backend_class, canonical, known, require, split_name
 from .solvers.base import Options
 
 RESULTS = Path("results")
@@ -22,24 +23,24 @@ OnRow = Callable[[Run, str], None]       # called with each row of a table and a
 SKIPPED = "skipped (already in the file; --redo recomputes)"
 
 
-def puzzle_params(puzzle: Puzzle, params: dict[str, Any]) -> dict[str, Any]:
-    """The puzzle's parameters with its defaults filled in; an unknown one is bad input."""
-    known = {o.dest: o for o in puzzle.options}
+def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
+    """The puzzle's typed parameters; an unknown or ill-typed one is bad input."""
     for key in params:
-        if key not in known:
-            raise BadInput(f"{puzzle.name} has no parameter '{key}' (known: {', '.join(known) or 'none'})")
-    typed = {key: known[key].coerce(value) for key, value in params.items()}
-    return {**{o.dest: o.default for o in puzzle.options if o.default is not None}, **typed}
+        if key not in {o.dest for o in puzzle.options}:
+            raise BadInput(f"{puzzle.name} has no parameter '{key}' "
+                           f"(known: {', '.join(o.dest for o in puzzle.options) or 'none'})")
+    return puzzle.params(params)
 
 
 def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
     """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
-    Puzzles that do not count answer `count` with CP-SAT on their counting formulation."""
-    chosen = canonical(solver or (puzzle.default_solver if puzzle.counts or not count else "cpsat"))
+    Puzzles that do not count answer `count` with their count_solver on their counting formulation."""
+    chosen = canonical(solver or (puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver))
     if count:
         if not puzzle.can_count:
             raise BadInput(f"{puzzle.name} is not a counting puzzle")
-        if not puzzle.counts and (chosen == "search" or formulation not in (None, *puzzle.count_formulations)):
+        native = NativeTask in backend_class(split_name(chosen)[0]).kinds
+        if not puzzle.counts and (native or formulation not in (None, *puzzle.count_formulations)):
             raise BadInput(f"{puzzle.name} counts with a model backend and the "
                            f"{'/'.join(puzzle.count_formulations)} formulation")
     require(chosen)
@@ -72,16 +73,13 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
     if not ns:
         raise BadInput(f"--n '{n}' is an empty range")
     for value in (ns[0], ns[-1]) if isinstance(ns, range) else ns:
-        puzzle.validate(value, {})
+        puzzle.validate(value)
     return ns
 
 
 def _options(time_limit: float, threads: int, seed: int, verbose: bool = False, count: bool = False,
              show: int = 0) -> Options:
-    options = Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, count=count)
-    if show:
-        options.params["show"] = show
-    return options
+    return Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, count=count, show=show)
 
 
 def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
@@ -102,13 +100,13 @@ def count(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
                         formulation, puzzle_params(p, params))
 
 
-def table_path(puzzle: Puzzle, params: dict[str, Any], formulation: str, output: str | Path | None = None,
+def table_path(puzzle: Puzzle, params: Any, formulation: str, output: str | Path | None = None,
                results_dir: str | Path = RESULTS) -> Path:
     """Where a table's rows go: `output`, else <results_dir>/<variant>.csv."""
     return Path(output) if output else Path(results_dir) / f"{puzzle.variant(params, formulation)}.csv"
 
 
-def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: dict[str, Any],
+def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: Any,
                       ns: Sequence[int | None]) -> str:
     """The formulation named, else the one made for the backend; every N's request is checked
     before the first run, so that bad input never interrupts a table halfway."""
@@ -120,7 +118,7 @@ def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, para
 
 
 def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Options, formulation: str,
-              params: dict[str, Any], path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
+              params: Any, path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to `path` as soon as it is done; rows already there are skipped (read
     back and checked again) unless `redo`. The command line's `table` and the API share this loop."""
     count = puzzle.is_count(formulation)

@@ -6,6 +6,7 @@ import json
 import sys
 import tempfile
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterator, Sequence
 
@@ -16,7 +17,7 @@ from rich.table import Table
 from . import api, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
-from .solvers import UnknownSolver, available_solvers, known
+from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
 out = Console(highlight=False, soft_wrap=True)
@@ -125,8 +126,8 @@ def _puzzle_options():
     return seen.values()
 
 
-def _params(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
-    """The puzzle's parameters from its flags and `--set KEY=VALUE`, each of its option's type."""
+def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
+    """The puzzle's parameters given by its flags and `--set KEY=VALUE`, as given."""
     given: dict[str, Any] = {}
     for item in args.set:
         key, eq, value = item.partition("=")
@@ -141,7 +142,12 @@ def _params(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
         if opt.dest not in known:
             raise BadInput(f"{opt.flag} does not apply to {puzzle.name}")
         given[opt.dest] = value
-    return api.puzzle_params(puzzle, given)
+    return given
+
+
+def _params(args: argparse.Namespace, puzzle: Puzzle) -> Any:
+    """The puzzle's typed parameters from its flags and `--set KEY=VALUE`."""
+    return api.puzzle_params(puzzle, _given(args, puzzle))
 
 
 def writable(path: str | Path) -> Path:
@@ -177,7 +183,7 @@ def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
         n = int(args.n)
     except ValueError:
         raise BadInput(f"--n must be an integer, got '{args.n}'") from None
-    puzzle.validate(n, {})
+    puzzle.validate(n)
     return n
 
 
@@ -206,9 +212,7 @@ def cmd_solvers(args) -> int:
 
 
 def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False) -> pipeline.Run:
-    options = _options(args, count)
-    if count and getattr(args, "show", 0):
-        options.params["show"] = args.show
+    options = replace(_options(args, count), show=getattr(args, "show", 0) if count else 0)
     return pipeline.solve(puzzle.name, n, solver, options, args.formulation, _params(args, puzzle))
 
 
@@ -355,7 +359,7 @@ def cmd_compare(args) -> int:
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
-                       on_start=lambda solver: err.print(f"running {solver} ..."), **_params(args, puzzle))
+                       on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
@@ -386,11 +390,11 @@ def cmd_export(args) -> int:
     params = _params(args, puzzle)
     if args.solver:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
-    made_for = {"wcnf": "maxsat", "mzn": "minizinc"}.get(args.format, "highs")
+    made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
     _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
     for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
         writable(target)
-    model = puzzle.model(n, formulation, params)
+    model = puzzle.build(n, formulation, params).model
     try:
         files = write(model, args.format, args.output)
     except ValueError as e:
@@ -421,8 +425,8 @@ def cmd_verify(args) -> int:
     saved = record.get("params", {})
     if not isinstance(saved, dict):
         raise BadInput(f"{args.file}: params is not an object")
-    params = {**api.puzzle_params(puzzle, {k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}}),
-              **_params(args, puzzle)}
+    params = api.puzzle_params(puzzle, {**{k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}},
+                                        **_given(args, puzzle)})
     puzzle.validate(n, params)
     counting = puzzle.can_count and isinstance(record["solution"], list)     # a count's examples
     verdict = _checked(puzzle, n, record["solution"], params, counting)
@@ -438,7 +442,7 @@ def cmd_verify(args) -> int:
     return 0 if ok else 1
 
 
-def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: dict[str, Any], counting: bool) -> Verdict:
+def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
     """The checker's verdict; a solution it cannot even read is malformed."""
     try:
         if counting:
@@ -452,7 +456,7 @@ def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: dict[str, Any
 
 
 def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
-                  params: dict[str, Any], counting: bool) -> list[str]:
+                  params: Any, counting: bool) -> list[str]:
     """What a record says about a valid solution that the checker's measure does not bear out:
     its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
     def claim(key: str, kind: tuple[type, ...]) -> Any:

@@ -3,17 +3,16 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .models.core import NativeTask
 from .puzzles import get, published
-from .puzzles.base import Published, Verdict
-from .solvers import canonical
+from .puzzles.base import NATIVE, BadInput, Published, Verdict
+from .solvers import backend_class, canonical, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
-from .solvers.search import NativeTask
-from .puzzles.base import BadInput
 
 
 @dataclass
@@ -25,7 +24,7 @@ class Run:
     verdict: Verdict | None
     published: Published | None
     generate_seconds: float = 0.0
-    params: dict[str, Any] = field(default_factory=dict)
+    params: Any = None                  # the puzzle's typed Params
     table_key: str = ""
     counting: bool = False        # the answer is the count of solutions, not the objective
 
@@ -116,7 +115,7 @@ class Run:
             "count": r.count, "seconds": self.seconds,
             "generate_seconds": round(self.generate_seconds, 3),
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
-            "solver_version": r.solver_version, "params": {**r.params, **self.params},
+            "solver_version": r.solver_version, "params": {**r.params, **get(self.puzzle).params(self.params).changed()},
             "published": None if self.published is None else self.published.value,
             "published_status": None if self.published is None else self.published.status,
             "match": self.match, "check": None if self.verdict is None else self.verdict.message,
@@ -125,56 +124,49 @@ class Run:
 
 
 def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None = None,
-         params: dict[str, Any] | None = None, count: bool = False) -> tuple[str, str]:
+         params: Any = None, count: bool = False) -> tuple[str, str]:
     """Every check a run's request must pass before anything is solved (so that no command loses
     a result to bad input found afterwards): returns the canonical solver and the formulation."""
     puzzle = get(puzzle_name)
-    params = dict(params or {})
+    params = puzzle.params(params)
     puzzle.validate(n, params)
     solver = canonical(solver)
-    puzzle.validate_run(params, solver)
-    if solver == "search":
+    native = NativeTask in backend_class(split_name(solver)[0]).kinds
+    if native:
         if puzzle.native_search is None:
             raise BadInput(f"{puzzle.name} has no native search backend")
-        if formulation not in (None, "native"):
-            raise BadInput(f"{puzzle.name}: the search backend takes no --formulation")
-        return solver, "native"
-    formulation = formulation or puzzle.formulation_for(solver, count)
-    if formulation not in [f.name for f in puzzle.formulations] + ["default"]:
+        if formulation not in (None, NATIVE):
+            raise BadInput(f"{puzzle.name}: the native search takes no --formulation")
+    formulation = formulation or puzzle.formulation_for(solver, count, native)
+    if not native and formulation not in [f.name for f in puzzle.formulations] + ["default"]:
         raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
                        f"(known: {', '.join(f.name for f in puzzle.formulations)})")
+    puzzle.validate_run(params, formulation)
     return solver, formulation
 
 
 def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
-          formulation: str | None = None, params: dict[str, Any] | None = None) -> Run:
+          formulation: str | None = None, params: Any = None) -> Run:
     puzzle = get(puzzle_name)
-    params = dict(params or {})
+    params = puzzle.params(params)
     solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count)
     t0 = time.perf_counter()
-    if solver == "search":
-        model: Any = NativeTask(puzzle.native_search, n, params, puzzle.sense)
-    else:
-        model = puzzle.model(n, formulation, params)
+    built = puzzle.build(n, formulation, params)
     generated = time.perf_counter() - t0
-    result = run_backend(solver, model, options)
+    result = run_backend(solver, built.model, options)
     if result.solution is None and result.values is not None:
-        if solver == "search":         # a native search's incumbents are its own solutions
-            result.solution = result.values
-        elif options.count:
-            result.solution = [puzzle.decode(n, model, v, params) for v in result.values]
-        else:
-            result.solution = puzzle.decode(n, model, result.values, params)
+        result.solution = [built.decode(v) for v in result.values] if options.count and formulation != NATIVE \
+            else built.decode(result.values)
     verdict = _check(puzzle, n, result, options, params)
     return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
                generated, params, puzzle.variant(params, formulation), counting=options.count)
 
 
-def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: dict[str, Any],
-           count: bool = False) -> Run:
+def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: Any, count: bool = False) -> Run:
     """A run read back from a results table row; its solution goes through the checker again, so a
     stored row counts only as much as a fresh one would."""
     puzzle = get(puzzle_name)
+    params = puzzle.params(params)
 
     def number(key: str) -> float | None:
         return float(row[key]) if row.get(key) not in (None, "") else None
@@ -199,7 +191,7 @@ def certify(run: Run, time_limit: float | None) -> None:
 
     if not run.verified or run.value is None:
         raise BadInput("--certify needs a verified solution")
-    model = get(run.puzzle).model(run.n, run.formulation, run.params)
+    model = get(run.puzzle).build(run.n, run.formulation, run.params).model
     if not isinstance(model, HittingSet):
         raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
     cert = refute(model, int(run.value), time_limit)

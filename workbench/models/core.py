@@ -6,7 +6,8 @@ They are plain dataclasses so that they pickle cheaply into the solver's worker 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 Sense = Literal["min", "max"]
 
@@ -111,7 +112,28 @@ class MaxSatModel:
     name: str = "maxsat"
 
 
-Model = HittingSet | LinearModel | MaxSatModel
+@dataclass
+class NativeTask:
+    """What the native search backend runs instead of a model: the puzzle's own search function,
+    called as function(n, params, options, report)."""
+
+    entry: str                      # "module:function"
+    n: int | None
+    params: Any = None              # the puzzle's typed Params
+    sense: Sense = "min"
+    warm_up: str | None = None      # "module:function" that compiles the search, before the clock
+
+
+Model = HittingSet | LinearModel | MaxSatModel | NativeTask
+
+
+@dataclass(frozen=True)
+class Built:
+    """A generator's answer: the model, and how a backend's values for it read as the puzzle's own
+    solution (so that nothing downstream has to recognise a model by its name)."""
+
+    model: Model
+    decode: Callable[[Any], Any]
 
 
 def hitting_set_to_linear(hs: HittingSet) -> LinearModel:
@@ -132,10 +154,6 @@ def hitting_set_to_maxsat(hs: HittingSet) -> MaxSatModel:
         decode_vars=hs.n_elements,
         name=hs.name,
     )
-
-
-def objective_value(model: LinearModel, values: Sequence[int]) -> float:
-    return model.constant + sum(c * values[v] for v, c in model.objective)
 
 
 def maxsat_to_linear(ms: MaxSatModel) -> LinearModel:

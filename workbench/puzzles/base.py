@@ -1,17 +1,19 @@
-"""What a puzzle family provides to the workbench.
+"""What a puzzle family provides to the workbench: the contract of puzzles/<family>/.
 
-A puzzle ties together its generator (geometry -> solver-neutral model), the decoding of a
-model solution into the puzzle's own terms, an independent checker, drawings and the published
-reference values. The commands in cli.py only ever talk to this interface.
+A puzzle ties together its typed Params, its generator (geometry -> a solver-neutral model, Built
+with the decoder that reads a backend's answer back in the puzzle's own terms), an independent
+checker (`check(n, solution, params) -> Verdict`, which never imports the generator or a search),
+drawings and the published reference values. The commands only ever talk to this interface.
 """
 from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
 
-from ..models.core import Model, Sense
+from ..models.core import Built, NativeTask, Sense
 
 
 class BadInput(Exception):
@@ -20,20 +22,25 @@ class BadInput(Exception):
 
 @dataclass
 class Verdict:
+    """What a checker says of a solution: the one return type of every `check(n, solution, params)`."""
+
     ok: bool
     message: str
     objective: float | None = None      # the objective the checker itself measured on the solution
 
 
+NATIVE = "native"     # the formulation of a puzzle's own search: the model is a NativeTask
+
+
 @dataclass
 class PuzzleOption:
-    """A puzzle-specific command-line option, e.g. --margin for squares."""
+    """A puzzle's command-line flag, made from one field of its Params."""
 
     flag: str
     help: str
     type: Callable[[str], Any] | None = None   # None: a boolean switch
     default: Any = None
-    backends: str = ""          # "search" or "models" when the option applies to those backends only
+    applies: str = ""          # "native" or "models" when the option applies to those backends only
 
     @property
     def dest(self) -> str:
@@ -60,6 +67,52 @@ class PuzzleOption:
             raise BadInput(f"{self.flag} wants {kind}, got {value!r}") from None
 
 
+def option(default: Any, help: str, parse: Callable[[str], Any] | None = None, applies: str = "") -> Any:
+    """A Params field that is also a command-line flag (--field-name); a False default makes a switch,
+    `parse` reads the flag's text (default: the default value's type)."""
+    return field(default=default, metadata={"help": help, "parse": parse, "applies": applies})
+
+
+@dataclass(frozen=True)
+class Params:
+    """A puzzle's parameters, typed: each puzzle subclasses this with `option(...)` fields. The command
+    line, the API, `--set` and saved records all come in through `parse`, so one place validates."""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self) -> None:
+        """BadInput when the values contradict each other (a subclass says which)."""
+
+    @classmethod
+    def options(cls) -> list[PuzzleOption]:
+        made = []
+        for f in fields(cls):
+            if "help" not in f.metadata:
+                continue            # a fixed field: set by the puzzle, not by its user
+            switch = f.default is False
+            parse = f.metadata["parse"] or (None if switch else type(f.default) if f.default is not None else str)
+            made.append(PuzzleOption("--" + f.name.replace("_", "-"), f.metadata["help"], parse, f.default,
+                                     f.metadata["applies"]))
+        return made
+
+    @classmethod
+    def parse(cls, raw: Mapping[str, Any] | None = None) -> Any:
+        """Typed params from names and values (text or typed); an unknown name is bad input."""
+        known = {o.dest: o for o in cls.options()}
+        values = {}
+        for key, value in (raw or {}).items():
+            if key not in known:
+                raise BadInput(f"no parameter '{key}' here (known: {', '.join(known) or 'none'})")
+            if value is not None:
+                values[key] = known[key].coerce(value)
+        return cls(**values)
+
+    def changed(self) -> dict[str, Any]:
+        """The options set away from their defaults: what a results row's `setting` records."""
+        return {o.dest: getattr(self, o.dest) for o in self.options() if getattr(self, o.dest) != o.default}
+
+
 @dataclass
 class Formulation:
     name: str
@@ -68,23 +121,33 @@ class Formulation:
 
 
 class Puzzle:
+    """A puzzle family's contract with the workbench; a subclass lives in puzzles/<family>/puzzle.py."""
+
     name: str = ""
     title: str = ""
     sense: Sense = "min"
     needs_n: bool = True
     n_min: int = 1
     n_max: int = 10**6
-    formulations: list[Formulation] = []
-    options: list[PuzzleOption] = []
+    formulations: tuple[Formulation, ...] = ()
+    Params: type[Params] = Params
     default_solver: str = "highs"
-    native_search: str | None = None    # "module:function" run by the `search` backend
+    count_solver: str = "cpsat"         # the backend that answers `count` for puzzles that are not counts
+    native_search: str | None = None    # "module:function" run by the native search backend
+    native_warm_up: str | None = None   # "module:function" compiling it, run before the clock starts
     counts: bool = False                # the puzzle's question is a count (the `count` command)
     count_formulations: tuple[str, ...] = ()   # formulations whose solutions are counted, if not all
 
-    exclusive: tuple[tuple[str, str], ...] = ()    # pairs of options that contradict each other
+    @property
+    def options(self) -> list[PuzzleOption]:
+        return self.Params.options()
+
+    def params(self, raw: Any = None) -> Any:
+        """This puzzle's typed Params from a mapping (or as they are, when already typed)."""
+        return raw if isinstance(raw, self.Params) else self.Params.parse(raw)
 
     # -- generator and model -------------------------------------------------------------
-    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+    def validate(self, n: int | None, params: Any = None) -> None:
         if not self.needs_n:
             if n is not None:
                 raise BadInput(f"{self.name} takes no --n")
@@ -96,52 +159,54 @@ class Puzzle:
         if not self.n_min <= n <= self.n_max:
             raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
 
-    def validate_run(self, params: dict[str, Any], solver: str) -> None:
-        """Options that the backend would ignore, or that contradict each other, are bad input."""
-        kind = "search" if solver == "search" else "models"
+    def validate_run(self, params: Any, formulation: str) -> None:
+        """Options that the run's backend would ignore are bad input."""
+        kind = NATIVE if formulation == NATIVE else "models"
         for opt in self.options:
-            if params.get(opt.dest) not in (None, False, opt.default) and opt.backends not in ("", kind):
+            if getattr(params, opt.dest) != opt.default and opt.applies not in ("", kind):
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
-                               f"{'search backend' if opt.backends == 'search' else 'model backends'} only")
-        for a, b in self.exclusive:
-            if params.get(a) and params.get(b):
-                raise BadInput(f"{self.name}: --{a} and --{b} exclude each other")
+                               f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
-        raise NotImplementedError
+    def build(self, n: int | None, formulation: str, params: Any) -> Built:
+        """The model of this question (or the native search's task) with its decoder."""
+        params = self.params(params)
+        if formulation == NATIVE:
+            assert self.native_search is not None
+            return Built(NativeTask(self.native_search, n, params, self.sense, self.native_warm_up), lambda values: values)
+        return self.generate(n, formulation, params)
 
-    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
-        """Model variable values -> the puzzle's own JSON-able solution."""
+    def generate(self, n: int | None, formulation: str, params: Any) -> Built:
         raise NotImplementedError
 
     # -- independent checking and drawing ------------------------------------------------
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        raise NotImplementedError
+    checker: Callable[[int | None, Any, Any], Verdict]     # check.py's check(n, solution, params)
 
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def check(self, n: int | None, solution: Any, params: Any = None) -> Verdict:
+        return type(self).checker(n, solution, self.params(params))
+
+    def render(self, n: int | None, solution: Any, params: Any) -> str:
         return str(solution)
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: Any) -> None:
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
+    def table_key(self, params: Any, formulation: str = "") -> str:
         """The name of the published series these params reproduce (variants differ)."""
         return self.name
 
-    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+    def variant(self, params: Any, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
         return self.table_key(params, formulation)
 
-    def setting(self, params: dict[str, Any]) -> str:
+    def setting(self, params: Any) -> str:
         """The options a run sets away from their defaults, as text: part of a table row's key, since
         each of them can change the answer ('' when none is set)."""
-        defaults = {o.dest: o.default for o in self.options}
-        chosen = {k: v for k, v in sorted(params.items()) if k in defaults and v not in (None, False, defaults[k])}
+        chosen = dict(sorted(self.params(params).changed().items()))
         return json.dumps(chosen, separators=(",", ":")) if chosen else ""
 
-    def bench_cases(self) -> list["BenchCase"]:
+    def bench_cases(self) -> list[BenchCase]:
         """The canonical performance cases of this puzzle, run by `workbench bench`."""
         return []
 
@@ -153,11 +218,11 @@ class Puzzle:
     def can_count(self) -> bool:
         return self.counts or bool(self.count_formulations)
 
-    def formulation_for(self, solver: str, count: bool = False) -> str:
-        """The formulation a run uses when none is named: the counting one for counts, else one made
-        for this backend, else the default."""
-        if solver == "search":
-            return "native"
+    def formulation_for(self, solver: str, count: bool = False, native: bool = False) -> str:
+        """The formulation a run uses when none is named: the native task for the native search, the
+        counting one for counts, else one made for this backend, else the default."""
+        if native:
+            return NATIVE
         if count and self.count_formulations:
             return self.count_formulations[0]
         base = solver.partition(":")[0]

@@ -8,36 +8,34 @@ The racers are listed best first; a run with T threads races the first T of them
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import sys
+import time
+from dataclasses import dataclass, replace
+from multiprocessing.connection import wait as wait_for
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
-from .base import Options, Report, Result, UnsupportedModel
-
-NAME = "auto"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
-INSTALL = "the racers' own libraries (see `workbench solvers`)"
+from . import canonical
+from .base import Backend, Options, Report, Result, Status, UnsupportedModel
+from .runner import Tracker, deadline_for, model_sense, worker_for
 
 
 @dataclass(frozen=True)
 class Racer:
     solver: str
     seed: int = 0
-    params: dict[str, Any] = field(default_factory=dict, hash=False)
+    sat_solver: str | None = None      # the SAT solver inside MaxSAT
 
     @property
     def label(self) -> str:
-        extras = [str(v.get("solver")) for v in self.params.values() if isinstance(v, dict) and "solver" in v]
-        extras += [f"seed {self.seed}"] if self.seed else []
+        extras = ([self.sat_solver] if self.sat_solver else []) + ([f"seed {self.seed}"] if self.seed else [])
         return f"{self.solver} ({', '.join(extras)})" if extras else self.solver
 
     def options(self, base: Options, threads: int) -> Options:
-        params = {**base.params, **self.params}
-        return Options(time_limit=base.time_limit, threads=threads, seed=base.seed + self.seed,
-                       verbose=base.verbose, count=base.count, params=params)
+        return replace(base, threads=threads, seed=base.seed + self.seed, sat_solver=self.sat_solver)
 
 
-CADICAL = {"maxsat": {"solver": "cd195"}}
+CADICAL = "cd195"
 RACERS: dict[type, list[Racer]] = {
     HittingSet: [Racer("maxsat"), Racer("maxsat", 0, CADICAL), Racer("scip"), Racer("maxsat", 1),
                  Racer("maxsat", 2, CADICAL), Racer("highs"), Racer("cpsat")],
@@ -54,9 +52,80 @@ def racers(model: Any, options: Options) -> list[Racer]:
     raise UnsupportedModel(f"auto has no racers for {type(model).__name__} models")
 
 
-def version() -> str:
-    return "portfolio"
+def race(model: Any, options: Options) -> Result:
+    """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
+    wins and the others are killed. Without a proof, the best solution and the best bound of any
+    racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
+    started = time.perf_counter()
+    if options.count:
+        return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
+    try:
+        chosen = racers(model, options)
+    except UnsupportedModel as e:
+        return Result(Status.ERROR, solver="auto", message=str(e))
+    threads = max(1, int(options.threads) // len(chosen))
+    best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
+    results: dict[int, Result] = {}
+    workers = {}
+    for i, racer in enumerate(chosen):
+        worker = worker_for(f"{racer.solver}#{i}")
+        worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
+        workers[worker.conn] = (i, worker)
+    deadline = deadline_for(options, started)
+    winner = None
+    while winner is None and len(results) < len(chosen):
+        wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        ready = wait_for([c for c, (i, _) in workers.items() if i not in results], wait)
+        if not ready:
+            break
+        for conn in ready:
+            i, worker = workers[conn]
+            try:
+                kind, payload = conn.recv()
+            except (EOFError, ConnectionError):
+                worker.kill()
+                results[i] = Result(Status.ERROR, message="racer process died")
+                continue
+            if kind == "clock":
+                deadline = max(deadline or 0.0, deadline_for(options, time.perf_counter()) or 0.0) or None
+            elif kind == "incumbent":
+                trackers[i].update(payload)
+                before = (best.objective, best.bound)
+                best.update(payload)
+                if (best.objective, best.bound) != before and (options.verbose or sys.stderr.isatty()):
+                    sys.stderr.write(f"auto: best {best.objective}, bound {best.bound} ({chosen[i].label}, "
+                                     f"{time.perf_counter() - started:.1f} s)\n")
+            else:
+                results[i] = trackers[i].merge(payload)
+                results[i].total_seconds = time.perf_counter() - started
+                if results[i].proven and winner is None:
+                    winner = i
+    for conn, (i, worker) in workers.items():
+        if i not in results:        # a loser or a racer past the deadline: stop it, keep its figures
+            worker.kill()
+            results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))
+            results[i].total_seconds = time.perf_counter() - started
+    figures = [dict(racer=r.label, status=str(results[i].status), objective=results[i].objective,
+                    bound=results[i].bound, seconds=round(results[i].total_seconds, 3))
+               for i, r in enumerate(chosen)]
+    if winner is not None:
+        result = replace(results[winner], message=f"proven by {chosen[winner].label}",
+                         solver_version=f"{chosen[winner].label}: {results[winner].solver_version}")
+    else:
+        result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
+        result.solver_version = "portfolio"
+    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed, racers=figures)
+    return replace(result, solver="auto", params=params, total_seconds=time.perf_counter() - started)
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    raise UnsupportedModel("auto races in the parent process (runner.race), not inside a worker")
+class Portfolio(Backend):
+    name = "auto"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = "the racers' own libraries (see `workbench solvers`)"
+    in_parent = True
+
+    def version(self) -> str:
+        return "portfolio"
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return race(model, options)

@@ -1,15 +1,16 @@
-"""The result record and the one protocol every backend follows.
+"""The result record and the one contract every backend follows: the Backend base class.
 
-A backend is a module in this package exposing `NAME`, `KINDS`, `version()` and
-`solve(model, options, report)`. It is imported lazily, inside its own worker process
-(see runner.py), so a missing or crashing solver library never takes the others down.
+A backend is one module in this package holding one Backend subclass (copy TEMPLATE.py). It is
+imported lazily, inside its own worker process (see runner.py), so a missing or crashing solver
+library never takes the others down; its solver library is imported inside solve().
 """
 from __future__ import annotations
 
 import enum
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Protocol
+from abc import ABC, abstractmethod
+from typing import Any, Callable, ClassVar
 
 
 class Status(str, enum.Enum):
@@ -38,7 +39,8 @@ class Options:
     seed: int = 0
     verbose: bool = False
     count: bool = False                     # enumerate all solutions instead of optimising
-    params: dict[str, Any] = field(default_factory=dict)   # backend- or puzzle-specific extras
+    show: int = 0                           # with count: keep this many example solutions
+    sat_solver: str | None = None           # the SAT solver inside MaxSAT (python-sat's name, e.g. cd195)
 
     def remaining(self, since: float) -> float | None:
         """The solver's own limit: what is left after the model building done since `since`
@@ -95,13 +97,65 @@ class Result:
         return d
 
 
-class Backend(Protocol):
-    NAME: str
-    KINDS: tuple[type, ...]
+class Backend(ABC):
+    """One solver behind the workbench. `name:sub` names pick a subsolver (minizinc:gecode), so no
+    code outside a backend's own module needs to know which backend it is."""
 
-    def version(self) -> str: ...
+    name: ClassVar[str]
+    kinds: ClassVar[tuple[type, ...]]         # the model kinds solve() takes
+    install: ClassVar[str]                    # how to get it, shown when it is missing
+    default_sub: ClassVar[str | None] = None  # the subsolver a bare name means
+    counts: ClassVar[bool] = False            # it enumerates solutions (Options.count)
+    in_parent: ClassVar[bool] = False         # it runs in the calling process (a portfolio of workers)
+    exports: ClassVar[tuple[str, ...]] = ()   # `workbench export` formats made for it
 
-    def solve(self, model: Any, options: Options, report: Report) -> Result: ...
+    def __init__(self, sub: str | None = None) -> None:
+        self.sub = sub or self.default_sub
+
+    @classmethod
+    def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
+        """The subsolvers this backend offers here: name -> why it cannot run (None: it can); with
+        `probe`, each one is tried as well as read from its configuration."""
+        return {}
+
+    @abstractmethod
+    def version(self) -> str:
+        """The solver's version, cheaply (importlib.metadata); Unavailable when it is missing."""
+
+    def prepare(self, model: Any) -> None:
+        """One-off work (say, compiling native code) done before the time limit starts counting."""
+
+    @abstractmethod
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        """Solve within options.time_limit on options.threads, calling report() on every improvement
+        so that a hard kill still leaves the best solution and bound. OPTIMAL only from a proof."""
+
+
+class SolutionCount:
+    """Counting by enumeration, shared by the backends that enumerate: solutions are told apart by
+    the model's projection (`project`: the variables that identify a solution), the first
+    `options.show` are kept as examples, and every thousandth new one is reported to the parent."""
+
+    def __init__(self, project: list[int] | None, n_vars: int, options: Options, report: Report) -> None:
+        self.project = project if project is not None else list(range(n_vars))
+        self.n_vars, self.show, self.report = n_vars, options.show, report
+        self.seen: set[tuple[int, ...]] = set()
+        self.examples: list[list[int]] = []
+
+    def add(self, value: Callable[[int], int]) -> None:
+        """One solution found, given as variable index -> value (read only as far as needed)."""
+        key = tuple(value(v) for v in self.project)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if len(self.examples) < self.show:
+            self.examples.append([value(v) for v in range(self.n_vars)])
+        if len(self.seen) % 1000 == 0:
+            self.report(Incumbent(None, None, self.examples, count=len(self.seen)))
+
+    def result(self, complete: bool, **timings: Any) -> Result:
+        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(self.seen),
+                      values=self.examples, **timings)
 
 
 def clean_number(x: float | None) -> float | int | None:

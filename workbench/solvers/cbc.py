@@ -1,6 +1,8 @@
 """CBC through PuLP's bundled binary; the proven bound is read from CBC's own log."""
 from __future__ import annotations
 
+from typing import Any
+
 import os
 import re
 import tempfile
@@ -9,15 +11,9 @@ from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.writers import to_pulp
-from .base import Options, Report, Result, Status, Unavailable
+from .base import Backend, Options, Report, Result, Status, Unavailable
 
-NAME = "cbc"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
 INSTALL = 'pip install "pulp>=3.3,<4"  (PuLP 4 no longer bundles CBC)'
-
-
-def version() -> str:
-    return f"pulp {_dist_version('pulp')}"
 
 
 def _bound_from_log(text: str) -> float | None:
@@ -28,37 +24,45 @@ def _bound_from_log(text: str) -> float | None:
         return None
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        import pulp
-    except ImportError as e:
-        raise Unavailable(f"PuLP is not installed ({INSTALL})") from e
-    t0 = time.perf_counter()
-    n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
-    prob, xs = to_pulp(model)
-    with tempfile.TemporaryDirectory() as tmp:
-        log = os.path.join(tmp, "cbc.log")
-        cmd = pulp.PULP_CBC_CMD(
-            msg=bool(options.verbose), timeLimit=options.remaining(t0), threads=int(options.threads),
-            options=[f"randomCbcSeed {options.seed + 1}"], logPath=log, gapRel=0.0, gapAbs=0.0)
-        if not cmd.available():
-            raise Unavailable(f"PuLP's bundled CBC binary is missing ({INSTALL})")
-        t1 = time.perf_counter()
-        prob.solve(cmd)
-        t2 = time.perf_counter()
-        text = open(log).read() if os.path.exists(log) else ""
-    has_solution = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-    values = [round(x.varValue or 0) for x in xs[:n_own]] if has_solution else None
-    objective = pulp.value(prob.objective) if has_solution else None
-    bound = _bound_from_log(text)
-    if prob.sol_status == pulp.LpSolutionOptimal and "Optimal solution found" in text:
-        status, bound = Status.OPTIMAL, objective
-    elif prob.status == pulp.LpStatusInfeasible:
-        status = Status.INFEASIBLE
-    elif has_solution:
-        status = Status.FEASIBLE
-    else:
-        status = Status.UNKNOWN
-    msg = re.search(r"^Result - (.*)$", text, flags=re.M)
-    return Result(status, objective, bound, values, build_seconds=t1 - t0, solve_seconds=t2 - t1,
-                  message=msg.group(1) if msg else pulp.LpStatus[prob.status])
+class CBC(Backend):
+    name = "cbc"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = INSTALL
+
+    def version(self) -> str:
+        return f"pulp {_dist_version('pulp')}"
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            import pulp
+        except ImportError as e:
+            raise Unavailable(f"PuLP is not installed ({INSTALL})") from e
+        t0 = time.perf_counter()
+        n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
+        prob, xs = to_pulp(model)
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "cbc.log")
+            cmd = pulp.PULP_CBC_CMD(
+                msg=bool(options.verbose), timeLimit=options.remaining(t0), threads=int(options.threads),
+                options=[f"randomCbcSeed {options.seed + 1}"], logPath=log, gapRel=0.0, gapAbs=0.0)
+            if not cmd.available():
+                raise Unavailable(f"PuLP's bundled CBC binary is missing ({INSTALL})")
+            t1 = time.perf_counter()
+            prob.solve(cmd)
+            t2 = time.perf_counter()
+            text = open(log).read() if os.path.exists(log) else ""
+        has_solution = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
+        values = [round(x.varValue or 0) for x in xs[:n_own]] if has_solution else None
+        objective = pulp.value(prob.objective) if has_solution else None
+        bound = _bound_from_log(text)
+        if prob.sol_status == pulp.LpSolutionOptimal and "Optimal solution found" in text:
+            status, bound = Status.OPTIMAL, objective
+        elif prob.status == pulp.LpStatusInfeasible:
+            status = Status.INFEASIBLE
+        elif has_solution:
+            status = Status.FEASIBLE
+        else:
+            status = Status.UNKNOWN
+        msg = re.search(r"^Result - (.*)$", text, flags=re.M)
+        return Result(status, objective, bound, values, build_seconds=t1 - t0, solve_seconds=t2 - t1,
+                      message=msg.group(1) if msg else pulp.LpStatus[prob.status])

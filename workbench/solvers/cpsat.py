@@ -2,19 +2,15 @@
 counting."""
 from __future__ import annotations
 
+from typing import Any
+
 import time
 from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, Row, as_linear
-from .base import Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, SolutionCount, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
 
-NAME = "cpsat"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
 INSTALL = "pip install ortools"
-
-
-def version() -> str:
-    return _dist_version("ortools")
 
 
 def _integral(x: float, what: str) -> int:
@@ -63,79 +59,75 @@ def build(model: LinearModel):
     return cp, xs
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        from ortools.sat.python import cp_model
-    except ImportError as e:
-        raise Unavailable(f"OR-Tools is not installed ({INSTALL})") from e
-    t0 = time.perf_counter()
-    lm = as_linear(model)
-    cp, xs = build(lm)
-    solver = cp_model.CpSolver()
-    p = solver.parameters
-    p.num_workers = int(options.threads)
-    p.random_seed = int(options.seed)
-    p.log_search_progress = bool(options.verbose)
-    if options.time_limit is not None:
-        p.max_time_in_seconds = options.remaining(t0)
-    if isinstance(model, HittingSet):
-        # pure covering: core-guided lower bounds prove what the default portfolio cannot (measured:
-        # enigma144 N=6 proven in seconds instead of not at all in 100 s)
-        p.optimize_with_core = True
-    if options.count:
-        # no objective, so the LP relaxation only costs time: measured 65 s -> 1 s for percolation
-        # n = 5 and 142 s -> 17.5 s for the 7040 magic squares
-        p.linearization_level = 0
-    if lm.search_order:
-        # the model's own order, followed strictly: measured on stones n = 3 (position model), proven
-        # in 72 s this way and not in 900 s by the default portfolio
-        p.search_branching = cp_model.FIXED_SEARCH
-    for key, value in options.params.get("cpsat", {}).items():
-        setattr(p, key, value)
-    constant = lm.constant
-    seen: set[tuple[int, ...]] = set()
-    examples: list[list[int]] = []
-    show = int(options.params.get("show", 0) or 0)
-    project = lm.project if lm.project is not None else list(range(len(xs)))
+class CPSAT(Backend):
+    name = "cpsat"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = INSTALL
+    counts = True
 
-    class Listener(cp_model.CpSolverSolutionCallback):
-        def on_solution_callback(self):
-            if options.count:
-                key = tuple(self.Value(xs[v]) for v in project)
-                if key not in seen:
-                    seen.add(key)
-                    if len(examples) < show:
-                        examples.append([self.Value(x) for x in xs])
-                    if len(seen) % 1000 == 0:
-                        report(Incumbent(None, None, examples, count=len(seen)))
-                return
-            report(Incumbent(self.ObjectiveValue() + constant if lm.objective else None,
-                             self.BestObjectiveBound() + constant if lm.objective else None,
-                             [self.Value(x) for x in xs]))
+    def version(self) -> str:
+        return _dist_version("ortools")
 
-    if options.count:
-        # measured: with 2 workers OR-Tools 9.15 reported 4697 of the 7040 magic squares as complete
-        p.enumerate_all_solutions = True
-        p.num_workers = 1
-        if lm.objective:
-            raise UnsupportedModel("counting needs a model without objective")
-    t1 = time.perf_counter()
-    code = solver.Solve(cp, Listener())
-    t2 = time.perf_counter()
-    timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
-    if options.count:
-        complete = code in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(seen),
-                      values=examples, **timings)
-    has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
-    values = [solver.Value(x) for x in xs] if has_solution else None
-    objective = solver.ObjectiveValue() + constant if has_solution and lm.objective else None
-    bound = solver.BestObjectiveBound() + constant if lm.objective and code != cp_model.INFEASIBLE else None
-    if code == cp_model.OPTIMAL:
-        return Result(Status.OPTIMAL, objective, objective if lm.objective else None, values, **timings)
-    if code == cp_model.INFEASIBLE:
-        return Result(Status.INFEASIBLE, **timings)
-    if code == cp_model.MODEL_INVALID:
-        return Result(Status.ERROR, message=cp.Validate() or "model invalid")
-    return Result(Status.FEASIBLE if has_solution else Status.UNKNOWN, objective, bound if has_solution or
-                  lm.objective else None, values, **timings)
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            from ortools.sat.python import cp_model
+        except ImportError as e:
+            raise Unavailable(f"OR-Tools is not installed ({INSTALL})") from e
+        t0 = time.perf_counter()
+        lm = as_linear(model)
+        cp, xs = build(lm)
+        solver = cp_model.CpSolver()
+        p = solver.parameters
+        p.num_workers = int(options.threads)
+        p.random_seed = int(options.seed)
+        p.log_search_progress = bool(options.verbose)
+        if options.time_limit is not None:
+            p.max_time_in_seconds = options.remaining(t0)
+        if isinstance(model, HittingSet):
+            # pure covering: core-guided lower bounds prove what the default portfolio cannot (measured:
+            # enigma144 N=6 proven in seconds instead of not at all in 100 s)
+            p.optimize_with_core = True
+        if options.count:
+            # no objective, so the LP relaxation only costs time: measured 65 s -> 1 s for percolation
+            # n = 5 and 142 s -> 17.5 s for the 7040 magic squares
+            p.linearization_level = 0
+        if lm.search_order:
+            # the model's own order, followed strictly: measured on stones n = 3 (position model), proven
+            # in 72 s this way and not in 900 s by the default portfolio
+            p.search_branching = cp_model.FIXED_SEARCH
+        constant = lm.constant
+        counted = SolutionCount(lm.project, len(xs), options, report)
+
+        class Listener(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self):
+                if options.count:
+                    counted.add(lambda v: self.Value(xs[v]))
+                    return
+                report(Incumbent(self.ObjectiveValue() + constant if lm.objective else None,
+                                 self.BestObjectiveBound() + constant if lm.objective else None,
+                                 [self.Value(x) for x in xs]))
+
+        if options.count:
+            # measured: with 2 workers OR-Tools 9.15 reported 4697 of the 7040 magic squares as complete
+            p.enumerate_all_solutions = True
+            p.num_workers = 1
+            if lm.objective:
+                raise UnsupportedModel("counting needs a model without objective")
+        t1 = time.perf_counter()
+        code = solver.Solve(cp, Listener())
+        t2 = time.perf_counter()
+        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
+        if options.count:
+            return counted.result(code in (cp_model.OPTIMAL, cp_model.INFEASIBLE), **timings)
+        has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+        values = [solver.Value(x) for x in xs] if has_solution else None
+        objective = solver.ObjectiveValue() + constant if has_solution and lm.objective else None
+        bound = solver.BestObjectiveBound() + constant if lm.objective and code != cp_model.INFEASIBLE else None
+        if code == cp_model.OPTIMAL:
+            return Result(Status.OPTIMAL, objective, objective if lm.objective else None, values, **timings)
+        if code == cp_model.INFEASIBLE:
+            return Result(Status.INFEASIBLE, **timings)
+        if code == cp_model.MODEL_INVALID:
+            return Result(Status.ERROR, message=cp.Validate() or "model invalid")
+        return Result(Status.FEASIBLE if has_solution else Status.UNKNOWN, objective, bound if has_solution or
+                      lm.objective else None, values, **timings)

@@ -1,77 +1,80 @@
 """HiGHS through highspy: the whole model passed at once, solutions read in bulk."""
 from __future__ import annotations
 
+from typing import Any
+
 import time
 from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import matrix_form
-from .base import Incumbent, Options, Report, Result, Status, Unavailable
+from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
 
-NAME = "highs"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
 INSTALL = "pip install highspy"
 
 
-def version() -> str:
-    return _dist_version("highspy")
+class HiGHS(Backend):
+    name = "highs"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = INSTALL
+    exports = ("lp", "mps")
 
+    def version(self) -> str:
+        return _dist_version("highspy")
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        import highspy
-    except ImportError as e:
-        raise Unavailable(f"highspy is not installed ({INSTALL})") from e
-    t0 = time.perf_counter()
-    n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
-    mf = matrix_form(model)
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = len(mf.cost), len(mf.row_lower)
-    lp.col_cost_, lp.col_lower_, lp.col_upper_ = mf.cost, mf.col_lower, mf.col_upper
-    lp.row_lower_, lp.row_upper_ = mf.row_lower, mf.row_upper
-    lp.offset_ = mf.constant
-    lp.sense_ = highspy.ObjSense.kMaximize if mf.maximise else highspy.ObjSense.kMinimize
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
-    lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = mf.starts, mf.index, mf.value
-    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
-    lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
-                       for i in mf.integer]
-    # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
-    highspy.Highs.resetGlobalScheduler(True)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", bool(options.verbose))
-    h.setOptionValue("threads", int(options.threads))
-    h.setOptionValue("random_seed", int(options.seed))
-    h.setOptionValue("mip_rel_gap", 0.0)
-    h.setOptionValue("mip_abs_gap", 0.0)
-    if options.time_limit is not None:
-        h.setOptionValue("time_limit", options.remaining(t0))
-    for key, value in options.params.get("highs", {}).items():
-        h.setOptionValue(key, value)
-    h.passModel(lp)
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            import highspy
+        except ImportError as e:
+            raise Unavailable(f"highspy is not installed ({INSTALL})") from e
+        t0 = time.perf_counter()
+        n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
+        mf = matrix_form(model)
+        lp = highspy.HighsLp()
+        lp.num_col_, lp.num_row_ = len(mf.cost), len(mf.row_lower)
+        lp.col_cost_, lp.col_lower_, lp.col_upper_ = mf.cost, mf.col_lower, mf.col_upper
+        lp.row_lower_, lp.row_upper_ = mf.row_lower, mf.row_upper
+        lp.offset_ = mf.constant
+        lp.sense_ = highspy.ObjSense.kMaximize if mf.maximise else highspy.ObjSense.kMinimize
+        lp.a_matrix_.format_ = highspy.MatrixFormat.kRowwise
+        lp.a_matrix_.start_, lp.a_matrix_.index_, lp.a_matrix_.value_ = mf.starts, mf.index, mf.value
+        lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = lp.num_col_, lp.num_row_
+        lp.integrality_ = [highspy.HighsVarType.kInteger if i else highspy.HighsVarType.kContinuous
+                           for i in mf.integer]
+        # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
+        highspy.Highs.resetGlobalScheduler(True)
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", bool(options.verbose))
+        h.setOptionValue("threads", int(options.threads))
+        h.setOptionValue("random_seed", int(options.seed))
+        h.setOptionValue("mip_rel_gap", 0.0)
+        h.setOptionValue("mip_abs_gap", 0.0)
+        if options.time_limit is not None:
+            h.setOptionValue("time_limit", options.remaining(t0))
+        h.passModel(lp)
 
-    def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill
-        data = event.data_out
-        report(Incumbent(data.objective_function_value, data.mip_dual_bound,
-                         [round(x) for x in data.mip_solution[:n_own]]))
+        def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill
+            data = event.data_out
+            report(Incumbent(data.objective_function_value, data.mip_dual_bound,
+                             [round(x) for x in data.mip_solution[:n_own]]))
 
-    h.cbMipImprovingSolution.subscribe(improving)
-    t1 = time.perf_counter()
-    h.run()
-    t2 = time.perf_counter()
-    ms = h.getModelStatus()
-    info = h.getInfo()
-    has_solution = info.primal_solution_status == 2   # kSolutionStatusFeasible
-    values = [round(x) for x in h.getSolution().col_value[:n_own]] if has_solution else None
-    objective = info.objective_function_value if has_solution else None
-    bound = info.mip_dual_bound if abs(info.mip_dual_bound) < 1e30 else None
-    if ms == highspy.HighsModelStatus.kOptimal:
-        status, bound = Status.OPTIMAL, objective
-    elif ms == highspy.HighsModelStatus.kInfeasible:
-        status = Status.INFEASIBLE
-    elif has_solution:
-        status = Status.FEASIBLE
-    else:
-        status = Status.UNKNOWN
-    return Result(status, objective, bound, values, build_seconds=t1 - t0, solve_seconds=t2 - t1,
-                  message=h.modelStatusToString(ms))
+        h.cbMipImprovingSolution.subscribe(improving)
+        t1 = time.perf_counter()
+        h.run()
+        t2 = time.perf_counter()
+        ms = h.getModelStatus()
+        info = h.getInfo()
+        has_solution = info.primal_solution_status == 2   # kSolutionStatusFeasible
+        values = [round(x) for x in h.getSolution().col_value[:n_own]] if has_solution else None
+        objective = info.objective_function_value if has_solution else None
+        bound = info.mip_dual_bound if abs(info.mip_dual_bound) < 1e30 else None
+        if ms == highspy.HighsModelStatus.kOptimal:
+            status, bound = Status.OPTIMAL, objective
+        elif ms == highspy.HighsModelStatus.kInfeasible:
+            status = Status.INFEASIBLE
+        elif has_solution:
+            status = Status.FEASIBLE
+        else:
+            status = Status.UNKNOWN
+        return Result(status, objective, bound, values, build_seconds=t1 - t0, solve_seconds=t2 - t1,
+                      message=h.modelStatusToString(ms))

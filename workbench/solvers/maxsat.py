@@ -1,6 +1,8 @@
 """Core-guided MaxSAT (python-sat's RC2): each core found raises the proven lower bound."""
 from __future__ import annotations
 
+from typing import Any
+
 import random
 import threading
 import time
@@ -9,17 +11,11 @@ from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
 from ..models.writers import to_wcnf
-from .base import Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
 
-NAME = "maxsat"
-KINDS = (HittingSet, MaxSatModel)
 INSTALL = "pip install python-sat"
 DEFAULTS = dict(solver="g4")   # plain RC2 measured fastest on the grid puzzles (docs/trigrid.md)
 NOT_INTERRUPTIBLE = ("cd", "cadical")   # python-sat cannot interrupt CaDiCaL: the runner's hard kill stops it
-
-
-def version() -> str:
-    return f"python-sat {_dist_version('python-sat')} (RC2)"
 
 
 def greedy_hitting_set(hs: HittingSet) -> list[int]:
@@ -56,59 +52,68 @@ def shuffled(ms: MaxSatModel, seed: int) -> tuple[MaxSatModel, list[int]]:
     return replace(ms, hard=hard, soft=soft), rename
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        from pysat.examples.rc2 import RC2, RC2Stratified
-    except ImportError as e:
-        raise Unavailable(f"python-sat is not installed ({INSTALL})") from e
-    t0 = time.perf_counter()
-    if isinstance(model, HittingSet):
-        chosen = greedy_hitting_set(model)
-        values = [0] * model.n_elements
-        for e in chosen:
-            values[e] = 1
-        report(Incumbent(float(sum(model.weight(e) for e in chosen)), 0.0, values))
-        ms = hitting_set_to_maxsat(model)
-    elif isinstance(model, MaxSatModel):
-        ms = model
-    else:
-        raise UnsupportedModel(f"maxsat takes hitting-set and MaxSAT models, not {type(model).__name__}")
-    sign = -1.0 if ms.sense == "max" else 1.0
-    rename = list(range(ms.n_vars + 1))
-    if options.seed:
-        ms, rename = shuffled(ms, options.seed)
-    wcnf = to_wcnf(ms)
-    settings = {**DEFAULTS, **options.params.get("maxsat", {})}
-    weighted = len({w for _, w in ms.soft}) > 1
-    rc2 = (RC2Stratified if weighted else RC2)(wcnf, **settings)
+class MaxSAT(Backend):
+    name = "maxsat"
+    kinds = (HittingSet, MaxSatModel)
+    install = INSTALL
+    exports = ("wcnf",)
 
-    process_core = rc2.process_core
+    def version(self) -> str:
+        return f"python-sat {_dist_version('python-sat')} (RC2)"
 
-    def process_core_and_report():   # each core raises the lower bound: pass it on to the parent
-        process_core()
-        report(Incumbent(None, sign * (ms.offset + rc2.cost), None))
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            from pysat.examples.rc2 import RC2, RC2Stratified
+        except ImportError as e:
+            raise Unavailable(f"python-sat is not installed ({INSTALL})") from e
+        t0 = time.perf_counter()
+        if isinstance(model, HittingSet):
+            chosen = greedy_hitting_set(model)
+            values = [0] * model.n_elements
+            for e in chosen:
+                values[e] = 1
+            report(Incumbent(float(sum(model.weight(e) for e in chosen)), 0.0, values))
+            ms = hitting_set_to_maxsat(model)
+        elif isinstance(model, MaxSatModel):
+            ms = model
+        else:
+            raise UnsupportedModel(f"maxsat takes hitting-set and MaxSAT models, not {type(model).__name__}")
+        sign = -1.0 if ms.sense == "max" else 1.0
+        rename = list(range(ms.n_vars + 1))
+        if options.seed:
+            ms, rename = shuffled(ms, options.seed)
+        wcnf = to_wcnf(ms)
+        settings = {**DEFAULTS, "solver": options.sat_solver or DEFAULTS["solver"]}
+        weighted = len({w for _, w in ms.soft}) > 1
+        rc2 = (RC2Stratified if weighted else RC2)(wcnf, **settings)
 
-    rc2.process_core = process_core_and_report
-    timer = None
-    if options.time_limit is not None and not settings["solver"].startswith(NOT_INTERRUPTIBLE):
-        timer = threading.Timer(options.remaining(t0), rc2.interrupt)
-        timer.start()
-    t1 = time.perf_counter()
-    try:
-        assignment = rc2.compute(expect_interrupt=True)
-    finally:
-        if timer:
-            timer.cancel()
-    t2 = time.perf_counter()
-    timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1)
-    bound = sign * (ms.offset + rc2.cost)
-    if assignment is None:
+        process_core = rc2.process_core
+
+        def process_core_and_report():   # each core raises the lower bound: pass it on to the parent
+            process_core()
+            report(Incumbent(None, sign * (ms.offset + rc2.cost), None))
+
+        rc2.process_core = process_core_and_report
+        timer = None
+        if options.time_limit is not None and not settings["solver"].startswith(NOT_INTERRUPTIBLE):
+            timer = threading.Timer(options.remaining(t0), rc2.interrupt)
+            timer.start()
+        t1 = time.perf_counter()
+        try:
+            assignment = rc2.compute(expect_interrupt=True)
+        finally:
+            if timer:
+                timer.cancel()
+        t2 = time.perf_counter()
+        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1)
+        bound = sign * (ms.offset + rc2.cost)
+        if assignment is None:
+            rc2.delete()
+            if rc2.interrupted:
+                return Result(Status.UNKNOWN, bound=bound, message="interrupted at the time limit", **timings)
+            return Result(Status.INFEASIBLE, message="hard clauses unsatisfiable", **timings)
+        positive = set(lit for lit in assignment if lit > 0)
+        values = [1 if rename[v + 1] in positive else 0 for v in range(ms.decode_vars or ms.n_vars)]
+        objective = sign * (ms.offset + rc2.cost)
         rc2.delete()
-        if rc2.interrupted:
-            return Result(Status.UNKNOWN, bound=bound, message="interrupted at the time limit", **timings)
-        return Result(Status.INFEASIBLE, message="hard clauses unsatisfiable", **timings)
-    positive = set(lit for lit in assignment if lit > 0)
-    values = [1 if rename[v + 1] in positive else 0 for v in range(ms.decode_vars or ms.n_vars)]
-    objective = sign * (ms.offset + rc2.cost)
-    rc2.delete()
-    return Result(Status.OPTIMAL, objective, objective, values, message="RC2 optimum", **timings)
+        return Result(Status.OPTIMAL, objective, objective, values, message="RC2 optimum", **timings)

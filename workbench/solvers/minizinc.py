@@ -11,14 +11,12 @@ import time
 import warnings
 from datetime import timedelta
 from functools import lru_cache
-from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
-from .base import Incumbent, Options, Report, Result, Status, Unavailable
+from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable
 
-NAME = "minizinc"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
 
 
@@ -47,99 +45,108 @@ def why_unusable(entry: dict) -> str | None:
     return None
 
 
-def version(sub: str | None = None) -> str:
-    if shutil.which("minizinc") is None:
-        raise Unavailable(f"the minizinc executable is not on PATH ({INSTALL})")
-    drv = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout.split()
-    driver = next((w for w in drv if w[:1].isdigit()), "?").rstrip(",")
-    if sub is None:
-        return f"minizinc {driver}"
-    entry = discover().get(sub)
-    if entry is None:
-        raise Unavailable(f"minizinc has no solver '{sub}' (known: {', '.join(sorted(discover()))})")
-    return f"{entry['name']} {entry.get('version', '?')} via minizinc {driver}"
+def _probe(short: str) -> str | None:
+    """Solve a one-variable model: the only sure test that a configured solver loads."""
+    from ..models.core import HittingSet
+    from .runner import run
+
+    result = run(f"minizinc:{short}", HittingSet(1, [(0,)]), Options(time_limit=20, threads=1))
+    if result.status == Status.OPTIMAL and result.objective == 1:
+        return None
+    return (result.message or str(result.status)).strip().splitlines()[-1][:160] or "failed a trivial model"
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        import minizinc
-        from minizinc.error import MiniZincWarning
-    except ImportError as e:
-        raise Unavailable("minizinc-python is not installed (pip install minizinc)") from e
-    sub = sub or "gecode"
-    entry = discover().get(sub)
-    if entry is None:
-        raise Unavailable(f"minizinc has no solver '{sub}' ({INSTALL})")
-    if why_unusable(entry):
-        raise Unavailable(f"minizinc:{sub} cannot run here: {why_unusable(entry)}")
-    warnings.filterwarnings("ignore", category=MiniZincWarning)
-    t0 = time.perf_counter()
-    text, data = to_minizinc(model, satisfy=options.count)
-    has_objective = not options.count and (not isinstance(model, LinearModel) or bool(model.objective))
-    project = None
-    if options.count:
+class MiniZinc(Backend):
+    name = "minizinc"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = INSTALL
+    exports = ("mzn",)
+    default_sub = "gecode"
+    counts = True
+
+    @classmethod
+    def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
+        """Every solver minizinc reports, with why it cannot run (a cheap reason, then a probe)."""
+        return {short: why_unusable(entry) or (_probe(short) if probe else None)
+                for short, entry in sorted(discover().items())}
+
+    def version(self) -> str:
+        if shutil.which("minizinc") is None:
+            raise Unavailable(f"the minizinc executable is not on PATH ({INSTALL})")
+        drv = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout.split()
+        driver = next((w for w in drv if w[:1].isdigit()), "?").rstrip(",")
+        entry = discover().get(self.sub or "")
+        if entry is None:
+            raise Unavailable(f"minizinc has no solver '{self.sub}' (known: {', '.join(sorted(discover()))})")
+        reason = why_unusable(entry)
+        if reason:
+            raise Unavailable(f"minizinc:{self.sub} cannot run here: {reason}; {INSTALL}")
+        return f"{entry['name']} {entry.get('version', '?')} via minizinc {driver}"
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            import minizinc
+            from minizinc.error import MiniZincWarning
+        except ImportError as e:
+            raise Unavailable("minizinc-python is not installed (pip install minizinc)") from e
+        entry = discover()[self.sub or ""]
+        warnings.filterwarnings("ignore", category=MiniZincWarning)
+        t0 = time.perf_counter()
+        text, data = to_minizinc(model, satisfy=options.count)
+        has_objective = not options.count and (not isinstance(model, LinearModel) or bool(model.objective))
         lm = as_linear(model)
-        project = lm.project if lm.project is not None else list(range(len(lm.vars)))
-    with tempfile.TemporaryDirectory() as tmp:
-        paths = [os.path.join(tmp, "model.mzn"), os.path.join(tmp, "data.dzn")]
-        for path, content in zip(paths, (text, data)):
-            with open(path, "w") as f:
-                f.write(content)
-        instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
-        kwargs = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
-                      random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
-                      verbose=bool(options.verbose))
-        if options.time_limit is not None:
-            kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
-        if options.count:
-            kwargs["all_solutions"] = True
-        else:
-            kwargs["intermediate_solutions"] = True
-        t1 = time.perf_counter()
-        final, best, seen, examples = asyncio.run(_stream(instance, kwargs, options, report, project,
-                                                           has_objective))
-        t2 = time.perf_counter()
-    timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=str(final.status) if final else "")
-    bound = None
-    if final is not None and final.statistics.get("objectiveBound") is not None:
-        bound = float(final.statistics["objectiveBound"])
-    if options.count:
-        complete = final is not None and final.status in (minizinc.Status.ALL_SOLUTIONS,
-                                                          minizinc.Status.UNSATISFIABLE)
-        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(seen), values=examples,
-                      **timings)
-    status = final.status if final is not None else minizinc.Status.UNKNOWN
-    if status == minizinc.Status.UNSATISFIABLE:
-        return Result(Status.INFEASIBLE, **timings)
-    if status == minizinc.Status.ERROR:
-        return Result(Status.ERROR, **timings)
-    if best is None:
-        return Result(Status.UNKNOWN, bound=bound, **timings)
-    objective, values = best
-    if status == minizinc.Status.OPTIMAL_SOLUTION or (not has_objective and status.has_solution()):
-        return Result(Status.OPTIMAL, objective, objective, values, **timings)
-    return Result(Status.FEASIBLE, objective, bound, values, **timings)
+        counted = SolutionCount(lm.project, len(lm.vars), options, report) if options.count else None
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = [os.path.join(tmp, "model.mzn"), os.path.join(tmp, "data.dzn")]
+            for path, content in zip(paths, (text, data)):
+                with open(path, "w") as f:
+                    f.write(content)
+            instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
+            kwargs = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
+                          random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
+                          verbose=bool(options.verbose))
+            if options.time_limit is not None:
+                kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
+            if options.count:
+                kwargs["all_solutions"] = True
+            else:
+                kwargs["intermediate_solutions"] = True
+            t1 = time.perf_counter()
+            final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
+            t2 = time.perf_counter()
+        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=str(final.status) if final else "")
+        bound = None
+        if final is not None and final.statistics.get("objectiveBound") is not None:
+            bound = float(final.statistics["objectiveBound"])
+        if counted is not None:
+            return counted.result(final is not None and final.status in (minizinc.Status.ALL_SOLUTIONS,
+                                                                         minizinc.Status.UNSATISFIABLE), **timings)
+        status = final.status if final is not None else minizinc.Status.UNKNOWN
+        if status == minizinc.Status.UNSATISFIABLE:
+            return Result(Status.INFEASIBLE, **timings)
+        if status == minizinc.Status.ERROR:
+            return Result(Status.ERROR, **timings)
+        if best is None:
+            return Result(Status.UNKNOWN, bound=bound, **timings)
+        objective, values = best
+        if status == minizinc.Status.OPTIMAL_SOLUTION or (not has_objective and status.has_solution()):
+            return Result(Status.OPTIMAL, objective, objective, values, **timings)
+        return Result(Status.FEASIBLE, objective, bound, values, **timings)
 
 
-async def _stream(instance, kwargs, options: Options, report: Report, project, has_objective):
+async def _stream(instance: Any, kwargs: dict[str, Any], report: Report, counted: SolutionCount | None,
+                  has_objective: bool) -> tuple[Any, tuple[float | None, list[int]] | None]:
     """Follow the solver's solutions as they come, passing each incumbent on to the parent."""
     final = best = None
-    seen: set[tuple[int, ...]] = set()
-    examples: list[list[int]] = []
-    show = int(options.params.get("show", 0) or 0)
     async for res in instance.solutions(**kwargs):
         final = res
         if res.solution is None:
             continue
         values = [int(v) for v in res.solution.x]
-        if options.count:
-            key = tuple(values[v] for v in project)
-            if key not in seen:
-                seen.add(key)
-                if len(examples) < show:
-                    examples.append(values)
+        if counted is not None:
+            counted.add(values.__getitem__)
             continue
         objective = float(res.objective) if has_objective and res.objective is not None else None
         best = (objective, values)
         report(Incumbent(objective, None, values))
-    return final, best, seen, examples
+    return final, best

@@ -17,10 +17,8 @@ from dataclasses import replace
 from multiprocessing.connection import Connection, wait as wait_for
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel
-from . import canonical, load, split_name
+from . import backend, backend_class, canonical, split_name
 from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
-from .search import NativeTask
 
 PREPARE_LIMIT = 900.0    # seconds a worker may spend loading its library and compiling, before the clock
 
@@ -60,16 +58,14 @@ def _answer(conn: Connection) -> None:
         if job is None:
             return
         name, model, options = job
-        base, sub = split_name(name)
         try:
-            module = load(base)
-            ver = module.version(sub) if base == "minizinc" else module.version()
-            if not isinstance(model, module.KINDS):
+            solver = backend(name)
+            ver = solver.version()
+            if not isinstance(model, solver.kinds):
                 raise UnsupportedModel(f"{name} does not take {type(model).__name__} models")
-            if hasattr(module, "prepare"):    # one-off work such as compiling, before the clock starts
-                module.prepare(model)
+            solver.prepare(model)             # one-off work such as compiling, before the clock starts
             conn.send(("clock", None))
-            result = module.solve(model, options, lambda inc: conn.send(("incumbent", inc)), sub)
+            result = solver.solve(model, options, lambda inc: conn.send(("incumbent", inc)))
             result.solver_version = ver
         except (Unavailable, UnsupportedModel) as e:
             result = Result(Status.ERROR, message=str(e))
@@ -115,7 +111,7 @@ class Worker:
 _workers: dict[str, Worker] = {}
 
 
-def _worker(base: str) -> Worker:
+def worker_for(base: str) -> Worker:
     w = _workers.get(base)
     if w is None or not w.alive():
         w = _workers[base] = Worker()
@@ -131,9 +127,7 @@ def shutdown() -> None:
 
 
 def model_sense(model: Any) -> str:
-    if isinstance(model, (LinearModel, MaxSatModel, NativeTask)):
-        return model.sense
-    return "min"
+    return getattr(model, "sense", "min")
 
 
 class Tracker:
@@ -177,7 +171,7 @@ class Tracker:
         return result
 
 
-def _deadline(options: Options, since: float, prepare: float = 0.0) -> float | None:
+def deadline_for(options: Options, since: float, prepare: float = 0.0) -> float | None:
     """When the worker is killed: the time limit from `since`, plus grace (plus, before the clock
     starts, what loading and compiling may take)."""
     if options.time_limit is None:
@@ -188,16 +182,16 @@ def _deadline(options: Options, since: float, prepare: float = 0.0) -> float | N
 def run(name: str, model: Any, options: Options) -> Result:
     """Solve `model` with backend `name`; never raises for a backend's own failure."""
     name = canonical(name)
-    base, _ = split_name(name)
-    if base == "auto":
-        return race(model, options)
+    base, sub = split_name(name)
+    if backend_class(base).in_parent:      # a portfolio: it starts workers of its own
+        return backend(name).solve(model, options, lambda _: None)
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
-    deadline = _deadline(options, started, PREPARE_LIMIT)
+    deadline = deadline_for(options, started, PREPARE_LIMIT)
     params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
     worker: Worker | None = None
     try:
-        worker = _worker(base)
+        worker = worker_for(base)
         worker.conn.send((name, model, options))
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
@@ -207,7 +201,7 @@ def run(name: str, model: Any, options: Options) -> Result:
                 break
             kind, payload = worker.conn.recv()
             if kind == "clock":
-                deadline = _deadline(options, time.perf_counter())
+                deadline = deadline_for(options, time.perf_counter())
             elif kind == "incumbent":
                 tracker.update(payload)
             else:
@@ -231,71 +225,3 @@ def run(name: str, model: Any, options: Options) -> Result:
 if __name__ == "__main__":
     _die_with_parent(int(sys.argv[2]))
     _serve(Connection(int(sys.argv[1])))
-
-
-def race(model: Any, options: Options) -> Result:
-    """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
-    wins and the others are killed. Without a proof, the best solution and the best bound of any
-    racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
-    from .auto import racers as pick
-
-    started = time.perf_counter()
-    if options.count:
-        return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
-    try:
-        chosen = pick(model, options)
-    except UnsupportedModel as e:
-        return Result(Status.ERROR, solver="auto", message=str(e))
-    threads = max(1, int(options.threads) // len(chosen))
-    best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
-    results: dict[int, Result] = {}
-    workers = {}
-    for i, racer in enumerate(chosen):
-        worker = _worker(f"{racer.solver}#{i}")
-        worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
-        workers[worker.conn] = (i, worker)
-    deadline = _deadline(options, started)
-    winner = None
-    while winner is None and len(results) < len(chosen):
-        wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        ready = wait_for([c for c, (i, _) in workers.items() if i not in results], wait)
-        if not ready:
-            break
-        for conn in ready:
-            i, worker = workers[conn]
-            try:
-                kind, payload = conn.recv()
-            except (EOFError, ConnectionError):
-                worker.kill()
-                results[i] = Result(Status.ERROR, message="racer process died")
-                continue
-            if kind == "clock":
-                deadline = max(deadline or 0.0, _deadline(options, time.perf_counter()) or 0.0) or None
-            elif kind == "incumbent":
-                trackers[i].update(payload)
-                before = (best.objective, best.bound)
-                best.update(payload)
-                if (best.objective, best.bound) != before and (options.verbose or sys.stderr.isatty()):
-                    sys.stderr.write(f"auto: best {best.objective}, bound {best.bound} ({chosen[i].label}, "
-                                     f"{time.perf_counter() - started:.1f} s)\n")
-            else:
-                results[i] = trackers[i].merge(payload)
-                results[i].total_seconds = time.perf_counter() - started
-                if results[i].proven and winner is None:
-                    winner = i
-    for conn, (i, worker) in workers.items():
-        if i not in results:        # a loser or a racer past the deadline: stop it, keep its figures
-            worker.kill()
-            results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))
-            results[i].total_seconds = time.perf_counter() - started
-    figures = [dict(racer=r.label, status=str(results[i].status), objective=results[i].objective,
-                    bound=results[i].bound, seconds=round(results[i].total_seconds, 3))
-               for i, r in enumerate(chosen)]
-    if winner is not None:
-        result = replace(results[winner], message=f"proven by {chosen[winner].label}",
-                         solver_version=f"{chosen[winner].label}: {results[winner].solver_version}")
-    else:
-        result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
-        result.solver_version = "portfolio"
-    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed, racers=figures)
-    return replace(result, solver="auto", params=params, total_seconds=time.perf_counter() - started)

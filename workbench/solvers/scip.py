@@ -2,20 +2,16 @@
 dual bound streamed by an event handler, exact solution counting for pure 0-1 models."""
 from __future__ import annotations
 
+from typing import Any
+
 import time
 from importlib.metadata import version as _dist_version
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import flatten
-from .base import Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
 
-NAME = "scip"
-KINDS = (HittingSet, LinearModel, MaxSatModel)
 INSTALL = "pip install pyscipopt"
-
-
-def version() -> str:
-    return f"pyscipopt {_dist_version('pyscipopt')}"
 
 
 def build(model: LinearModel):
@@ -56,65 +52,72 @@ def _count(scip, xs, m: LinearModel, lm: LinearModel, options: Options) -> Resul
                   values=[], solve_seconds=t2 - t1, message=f"SCIP count, status {scip.getStatus()}")
 
 
-def solve(model, options: Options, report: Report, sub: str | None = None) -> Result:
-    try:
-        from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
-    except ImportError as e:
-        raise Unavailable(f"PySCIPOpt is not installed ({INSTALL})") from e
-    t0 = time.perf_counter()
-    lm = as_linear(model)
-    n_own = len(lm.vars)
-    scip, xs, flat = build(lm)
-    scip.hideOutput(not options.verbose)
-    scip.setParam("parallel/maxnthreads", int(options.threads))
-    scip.setParam("randomization/randomseedshift", int(options.seed))
-    scip.setParam("limits/gap", 0.0)
-    scip.setParam("limits/absgap", 0.0)
-    if options.time_limit is not None:
-        scip.setParam("limits/time", options.remaining(t0))
-    for key, value in options.params.get("scip", {}).items():
-        scip.setParam(key, value)
-    if options.count:
-        result = _count(scip, xs, flat, lm, options)
-        result.build_seconds = time.perf_counter() - t0 - result.solve_seconds
-        return result
-
-    class Stream(Eventhdlr):
-        """Pass every new incumbent, and the dual bound when it moves, on to the parent."""
-
-        last_bound = None
-
-        def eventinit(self):
-            for event in (SCIP_EVENTTYPE.BESTSOLFOUND, SCIP_EVENTTYPE.NODESOLVED):
-                self.model.catchEvent(event, self)
-
-        def eventexec(self, event):
-            bound = self.model.getDualbound()
-            if event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND:
-                sol = self.model.getBestSol()
-                report(Incumbent(self.model.getSolObjVal(sol), _finite(bound),
-                                 [round(self.model.getSolVal(sol, x)) for x in xs[:n_own]]))
-            elif bound != self.last_bound and _finite(bound) is not None:
-                report(Incumbent(None, bound))
-            self.last_bound = bound
-
-    scip.includeEventhdlr(Stream(), "workbench_stream", "streams incumbents and bounds")
-    t1 = time.perf_counter()
-    scip.optimize()
-    t2 = time.perf_counter()
-    status = scip.getStatus()
-    timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=f"SCIP {status}")
-    if status == "infeasible":
-        return Result(Status.INFEASIBLE, **timings)
-    has_solution = scip.getNSols() > 0
-    sol = scip.getBestSol() if has_solution else None
-    values = [round(scip.getSolVal(sol, x)) for x in xs[:n_own]] if has_solution else None
-    objective = scip.getSolObjVal(sol) if has_solution else None
-    if status == "optimal":
-        return Result(Status.OPTIMAL, objective, objective, values, **timings)
-    bound = _finite(scip.getDualbound()) if lm.objective else None
-    return Result(Status.FEASIBLE if has_solution else Status.UNKNOWN, objective, bound, values, **timings)
-
-
 def _finite(x: float) -> float | None:
     return x if abs(x) < 1e19 else None
+
+
+class SCIP(Backend):
+    name = "scip"
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    install = INSTALL
+    counts = True
+
+    def version(self) -> str:
+        return f"pyscipopt {_dist_version('pyscipopt')}"
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        try:
+            from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
+        except ImportError as e:
+            raise Unavailable(f"PySCIPOpt is not installed ({INSTALL})") from e
+        t0 = time.perf_counter()
+        lm = as_linear(model)
+        n_own = len(lm.vars)
+        scip, xs, flat = build(lm)
+        scip.hideOutput(not options.verbose)
+        scip.setParam("parallel/maxnthreads", int(options.threads))
+        scip.setParam("randomization/randomseedshift", int(options.seed))
+        scip.setParam("limits/gap", 0.0)
+        scip.setParam("limits/absgap", 0.0)
+        if options.time_limit is not None:
+            scip.setParam("limits/time", options.remaining(t0))
+        if options.count:
+            result = _count(scip, xs, flat, lm, options)
+            result.build_seconds = time.perf_counter() - t0 - result.solve_seconds
+            return result
+
+        class Stream(Eventhdlr):
+            """Pass every new incumbent, and the dual bound when it moves, on to the parent."""
+
+            last_bound = None
+
+            def eventinit(self):
+                for event in (SCIP_EVENTTYPE.BESTSOLFOUND, SCIP_EVENTTYPE.NODESOLVED):
+                    self.model.catchEvent(event, self)
+
+            def eventexec(self, event):
+                bound = self.model.getDualbound()
+                if event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND:
+                    sol = self.model.getBestSol()
+                    report(Incumbent(self.model.getSolObjVal(sol), _finite(bound),
+                                     [round(self.model.getSolVal(sol, x)) for x in xs[:n_own]]))
+                elif bound != self.last_bound and _finite(bound) is not None:
+                    report(Incumbent(None, bound))
+                self.last_bound = bound
+
+        scip.includeEventhdlr(Stream(), "workbench_stream", "streams incumbents and bounds")
+        t1 = time.perf_counter()
+        scip.optimize()
+        t2 = time.perf_counter()
+        status = scip.getStatus()
+        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=f"SCIP {status}")
+        if status == "infeasible":
+            return Result(Status.INFEASIBLE, **timings)
+        has_solution = scip.getNSols() > 0
+        sol = scip.getBestSol() if has_solution else None
+        values = [round(scip.getSolVal(sol, x)) for x in xs[:n_own]] if has_solution else None
+        objective = scip.getSolObjVal(sol) if has_solution else None
+        if status == "optimal":
+            return Result(Status.OPTIMAL, objective, objective, values, **timings)
+        bound = _finite(scip.getDualbound()) if lm.objective else None
+        return Result(Status.FEASIBLE if has_solution else Status.UNKNOWN, objective, bound, values, **timings)

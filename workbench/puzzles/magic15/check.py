@@ -6,7 +6,10 @@ It uses nothing from the generator or the search.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
+
+from ..base import Verdict
 
 SIDE = 4
 
@@ -45,26 +48,38 @@ def bad_sums(board: list[int], pandiagonal: bool = False) -> list[str]:
     return [f"{name} sums to {s}" for name, s in sums.items() if s != 30]
 
 
-def check(solution: dict[str, Any], start: list[int] | None = None,
-          pandiagonal: bool = False) -> tuple[bool, str, int | None]:
-    """(ok, message, number of moves). `start`, when given, is the start board the user asked for;
-    otherwise the solution must start from one of the two sorted boards."""
+def check(n: int | None, solution: Any, params: Any = None) -> Verdict:
+    """A magic square ({"square": board}), or moves replayed from the start board the user asked for
+    (params.start), else from one of the two sorted boards, to a (pandiagonal) magic square; the
+    objective is the number of moves."""
+    pandiagonal = bool(getattr(params, "pandiagonal", False))
+    start_text = getattr(params, "start", None)
+    if not isinstance(solution, dict):
+        return Verdict(False, "malformed solution: not an object")
+    if "square" in solution:
+        try:
+            square = _board(solution["square"], "square")
+        except (TypeError, ValueError) as e:
+            return Verdict(False, f"malformed solution: {e}")
+        wrong = bad_sums(square, pandiagonal)
+        return Verdict(not wrong, "; ".join(wrong) or "a magic square")
     try:
+        start = _board(re.findall(r"-?\d+", start_text), "the start board") if start_text else None
         first = _board(solution["start"], "start")
         moves = [int(t) for t in solution["moves"]]
         claimed = _board(solution["end"], "end") if "end" in solution else None
         end = replay(first, moves)
     except (KeyError, TypeError, ValueError) as e:
-        return False, f"malformed or illegal solution: {e}", None
+        return Verdict(False, f"malformed or illegal solution: {e}")
     sorted_boards = (list(range(1, 16)) + [0], list(range(1, 14)) + [15, 14, 0])
-    if start is not None and first != list(start):
-        return False, "the solution does not begin at the requested start board", len(moves)
+    if start is not None and first != start:
+        return Verdict(False, "the solution does not begin at the requested start board", len(moves))
     if start is None and first not in sorted_boards:
-        return False, "the solution does not begin at a sorted board", len(moves)
+        return Verdict(False, "the solution does not begin at a sorted board", len(moves))
     if claimed is not None and claimed != end:
-        return False, "replaying the moves does not give the stated final board", len(moves)
+        return Verdict(False, "replaying the moves does not give the stated final board", len(moves))
     wrong = bad_sums(end, pandiagonal)
     if wrong:
-        return False, "not a magic square: " + ", ".join(wrong), len(moves)
+        return Verdict(False, "not a magic square: " + ", ".join(wrong), len(moves))
     kind = "pandiagonal magic square" if pandiagonal else "magic square"
-    return True, f"{len(moves)} legal moves reach a {kind}", len(moves)
+    return Verdict(True, f"{len(moves)} legal moves reach a {kind}", len(moves))

@@ -10,8 +10,9 @@ planning model (one board per step) that asks for a move sequence of at most `ho
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from ...models.core import AllDifferent, LinearModel
+from ...models.core import AllDifferent, Built, LinearModel
 
 SIDE = 4
 CELLS = SIDE * SIDE
@@ -182,3 +183,17 @@ def decode_plan(horizon: int, values) -> list[int]:
         if before != after:
             moves.append(before[after.index(0)])
     return moves
+
+
+def build_squares(pandiagonal: bool = False, up_to_symmetry: bool = False) -> Built:
+    return Built(squares_model(pandiagonal, up_to_symmetry),
+                 lambda values: {"square": [int(round(v)) for v in values[:CELLS]]})
+
+
+def build_plan(start: tuple[int, ...] | None, horizon: int, pandiagonal: bool = False) -> Built:
+    def decode(values: Any) -> dict[str, Any]:
+        values = [int(round(v)) for v in values]
+        return {"start": values[:CELLS], "moves": decode_plan(horizon, values),
+                "end": values[horizon * CELLS:(horizon + 1) * CELLS], "pandiagonal": pandiagonal}
+
+    return Built(planning_model(start, horizon, pandiagonal), decode)

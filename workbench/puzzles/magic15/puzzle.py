@@ -9,25 +9,44 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import bad_sums, check as check_moves
-from .model import (SIDE, SORTED, format_board, parse_board, planning_model,
-                                  decode_plan, squares_model)
-from ...models.core import LinearModel, Model
+import argparse
+from dataclasses import dataclass
+
 from ...drawing import figure
-from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from ...models.core import Built
+from ..base import BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
+from .check import check as check_solution
+from .model import SIDE, SORTED, build_plan, build_squares, format_board, parse_board
 
 
 BENCH_START = "8 2 6 11 12 15 13 1 7 0 9 4 3 5 10 14"    # 20 random moves from a magic square
 
 
-def _start(params: dict[str, Any]) -> tuple[int, ...] | None:
-    text = params.get("start")
-    if not text:
-        return None
+def board_text(text: str) -> str:
+    """The --start value, checked when it is read (one clear line, exit 2)."""
     try:
-        return parse_board(str(text))
+        parse_board(text)
     except ValueError as e:
-        raise BadInput(f"magic15: --start: {e}") from None
+        raise argparse.ArgumentTypeError(f"magic15: --start: {e}") from None
+    return text
+
+
+@dataclass(frozen=True)
+class Magic15Params(Params):
+    start: str | None = option(None, "start board, 16 numbers in reading order, 0 = hole (default: both "
+                                     "sorted boards, 1..15,0 and the one with 14 and 15 swapped)", board_text)
+    pandiagonal: bool = option(False, "targets: pandiagonal magic squares only (broken diagonals too)")
+    horizon: int | None = option(None, "plan formulation: at most this many moves", int, applies="models")
+    symmetry: bool = option(False, "squares formulation: one square per rotation/reflection class",
+                            applies="models")
+
+    def validate(self) -> None:
+        if self.horizon is not None and not 0 <= self.horizon <= 200:
+            raise BadInput(f"magic15: --horizon must be between 0 and 200, got {self.horizon}")
+
+    @property
+    def start_board(self) -> tuple[int, ...] | None:
+        return parse_board(self.start) if self.start else None
 
 
 def _grid(board) -> list[str]:
@@ -50,64 +69,27 @@ class Magic15Puzzle(Puzzle):
     sense = "min"
     needs_n = False
     default_solver = "search"
-    formulations = [
+    formulations = (
         Formulation("plan", "bounded-horizon planning model, one board per step (needs --horizon)"),
         Formulation("squares", "the magic squares themselves, for counting them (count command)"),
-    ]
+    )
     count_formulations = ("squares",)
-    options = [
-        PuzzleOption("--start", "start board, 16 numbers in reading order, 0 = hole "
-                     "(default: both sorted boards, 1..15,0 and the one with 14 and 15 swapped)", str),
-        PuzzleOption("--pandiagonal", "targets: pandiagonal magic squares only (broken diagonals too)"),
-        PuzzleOption("--horizon", "plan formulation: at most this many moves", int, backends="models"),
-        PuzzleOption("--symmetry", "squares formulation: one square per rotation/reflection class",
-                     backends="models"),
-    ]
+    checker = staticmethod(check_solution)
+    Params = Magic15Params
     native_search = "workbench.puzzles.magic15.search:solve"
+    native_warm_up = "workbench.puzzles.magic15.search:warm_up"
 
-    def validate(self, n: int | None, params: dict[str, Any]) -> None:
-        super().validate(n, params)
-        _start(params)
-        horizon = params.get("horizon")
-        if horizon is not None and not 0 <= int(horizon) <= 200:
-            raise BadInput(f"magic15: --horizon must be between 0 and 200, got {horizon}")
-
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
-        pandiagonal = bool(params.get("pandiagonal"))
+    def generate(self, n: int | None, formulation: str, params: Magic15Params) -> Built:
         if formulation == "squares":
-            return squares_model(pandiagonal, bool(params.get("symmetry")))
+            return build_squares(params.pandiagonal, params.symmetry)
         if formulation not in ("plan", "default"):
             raise BadInput(f"magic15: unknown formulation {formulation!r} (known: plan, squares)")
-        if params.get("horizon") is None:
+        if params.horizon is None:
             raise BadInput("magic15: the planning model needs --horizon H (the most moves allowed)")
-        return planning_model(_start(params), int(params["horizon"]), pandiagonal)
+        return build_plan(params.start_board, params.horizon, params.pandiagonal)
 
-    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
-        assert isinstance(model, LinearModel)
-        values = [int(round(v)) for v in values]
-        if model.name.startswith("magic_squares"):
-            return {"square": values[:SIDE * SIDE]}
-        horizon = int(params["horizon"])
-        start = tuple(values[:SIDE * SIDE])
-        return {"start": list(start), "moves": decode_plan(horizon, values),
-                "end": values[horizon * SIDE * SIDE:(horizon + 1) * SIDE * SIDE],
-                "pandiagonal": bool(params.get("pandiagonal"))}
 
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        if not isinstance(solution, dict):
-            return Verdict(False, "malformed solution: not an object")
-        pandiagonal = bool(params.get("pandiagonal"))
-        if "square" in solution:
-            square = [int(v) for v in solution["square"]]
-            if sorted(square) != list(range(SIDE * SIDE)):
-                return Verdict(False, "not a board of 0..15")
-            wrong = bad_sums(square, pandiagonal)
-            return Verdict(not wrong, "; ".join(wrong) or "a magic square")
-        start = _start(params)
-        ok, message, moves = check_moves(solution, None if start is None else list(start), pandiagonal)
-        return Verdict(ok, message, moves)
-
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def render(self, n: int | None, solution: Any, params: Magic15Params) -> str:
         """The challenge's format: start board, move list, final board (drawn side by side)."""
         if "square" in solution:
             return "\n".join(_grid(solution["square"]))
@@ -117,7 +99,7 @@ class Magic15Puzzle(Puzzle):
                           f"Sequence ({len(moves)} moves): [{', '.join(map(str, moves))}]",
                           f"End: {format_board(end)}", *rows])
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: Magic15Params) -> None:
         from matplotlib.patches import Rectangle
 
         if isinstance(solution, list):      # the examples of a counting run
@@ -142,13 +124,13 @@ class Magic15Puzzle(Puzzle):
                 axes[0].plot([c % SIDE + 0.5 for c in cells], [c // SIDE + 0.5 for c in cells],
                              color="#c0392b", lw=2.5, alpha=0.6)
 
-    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
+    def table_key(self, params: Magic15Params, formulation: str = "") -> str:
         """Published figures: the optimum from the sorted boards, and the counts of magic squares
         (OEIS A006052); other starts and pandiagonal targets are variants without one."""
-        pandiagonal = "_pandiagonal" if params.get("pandiagonal") else ""
+        pandiagonal = "_pandiagonal" if params.pandiagonal else ""
         if formulation == "squares":
-            return f"magic15_squares{pandiagonal}" + ("_classes" if params.get("symmetry") else "")
-        if params.get("start") and _start(params) != SORTED:
+            return f"magic15_squares{pandiagonal}" + ("_classes" if params.symmetry else "")
+        if params.start and params.start_board != SORTED:
             return "magic15_start"
         return self.name + pandiagonal
 
@@ -169,7 +151,7 @@ class Magic15Puzzle(Puzzle):
                                    label="planning model on the scrambled start, horizon 18"))
             for params in ({"symmetry": False}, {"symmetry": True}, {"symmetry": False, "pandiagonal": True}):
                 cases.append(BenchCase(self.name, None, solver, 300.0, formulation="squares", params=params,
-                                       count=True, label=f"count {self.table_key(params, 'squares')}"))
+                                       count=True, label=f"count {self.table_key(Magic15Params(**params), 'squares')}"))
         return cases
 
 

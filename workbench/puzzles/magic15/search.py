@@ -10,6 +10,8 @@ whole target set. Targets of the other permutation parity are unreachable and sk
 """
 from __future__ import annotations
 
+from typing import Any
+
 import functools
 import time
 
@@ -337,15 +339,14 @@ def warm_up() -> None:
     square = [int(v) for v in magic_squares()[0]]
     hole = square.index(0)
     square[hole], square[neighbours(hole)[0]] = square[neighbours(hole)[0]], 0
-    solve(None, Options(time_limit=None, threads=1, params={"start": " ".join(map(str, square))}),
-          lambda _: None)
+    from .puzzle import Magic15Params
+    solve(None, Magic15Params(start=" ".join(map(str, square))), Options(time_limit=None, threads=1), lambda _: None)
 
 
-def solve(n: int | None, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
     """Fewest moves from the start board(s) to any (pandiagonal) magic square, proven by IDA*."""
-    params = options.params
-    starts = [parse_board(params["start"])] if params.get("start") else [SORTED, SORTED_SWAPPED]
-    pandiagonal = bool(params.get("pandiagonal"))
+    starts = [params.start_board] if params.start else [SORTED, SORTED_SWAPPED]
+    pandiagonal = params.pandiagonal
     numba.set_num_threads(max(1, min(int(options.threads or 1), numba.config.NUMBA_NUM_THREADS)))
     t0 = time.monotonic()
     deadline = None if options.time_limit is None else t0 + options.time_limit

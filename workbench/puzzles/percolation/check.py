@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import Verdict
+
 
 def fill(n: int, cells: list[tuple[int, int]]) -> list[list[bool]]:
     """The board after the filling process has stopped."""
@@ -33,24 +35,28 @@ def percolates(n: int, cells: list[tuple[int, int]]) -> bool:
     return all(all(row) for row in fill(n, cells))
 
 
-def check(n: int, solution: Any, permutation: bool = False) -> tuple[bool, str]:
+def check(n: int | None, solution: Any, params: Any = None) -> Verdict:
+    """n cells (one per row and column with params.permutation) that fill the board."""
+    permutation = bool(getattr(params, "permutation", False))
+    if n is None:
+        return Verdict(False, "percolation needs n")
     if not isinstance(solution, dict) or not isinstance(solution.get("cells"), list):
-        return False, "malformed solution: expected {'n': n, 'cells': [[row, column], ...]}"
+        return Verdict(False, "malformed solution: expected {'n': n, 'cells': [[row, column], ...]}")
     try:
         cells = [(int(r), int(c)) for r, c in solution["cells"]]
     except (TypeError, ValueError):
-        return False, "malformed solution: cells must be [row, column] pairs of integers"
+        return Verdict(False, "malformed solution: cells must be [row, column] pairs of integers")
     if len(set(cells)) != len(cells):
-        return False, "a cell is listed twice"
+        return Verdict(False, "a cell is listed twice")
     if len(cells) != n:
-        return False, f"{len(cells)} cells given, the puzzle asks for exactly n = {n}"
+        return Verdict(False, f"{len(cells)} cells given, the puzzle asks for exactly n = {n}")
     outside = [rc for rc in cells if not (0 <= rc[0] < n and 0 <= rc[1] < n)]
     if outside:
-        return False, f"cell {list(outside[0])} is outside the {n}x{n} board"
+        return Verdict(False, f"cell {list(outside[0])} is outside the {n}x{n} board")
     if permutation and (len({r for r, _ in cells}) != n or len({c for _, c in cells}) != n):
-        return False, "not one cell per row and column"
+        return Verdict(False, "not one cell per row and column")
     board = fill(n, cells)
     empty = sum(not v for row in board for v in row)
     if empty:
-        return False, f"the filling process stops with {empty} empty cell(s)"
-    return True, f"{n} cells fill the {n}x{n} board"
+        return Verdict(False, f"the filling process stops with {empty} empty cell(s)")
+    return Verdict(True, f"{n} cells fill the {n}x{n} board")

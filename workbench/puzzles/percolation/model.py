@@ -16,7 +16,7 @@ edge, then for every (cell, neighbour) pair e = [neighbour at least two rounds e
 """
 from __future__ import annotations
 
-from ...models.core import LinearModel
+from ...models.core import Built, LinearModel
 
 
 def neighbours(n: int, r: int, c: int) -> list[tuple[int, int]]:
@@ -87,3 +87,7 @@ def _implied_lines(m: LinearModel, x: list[list[int]], n: int, permutation: bool
 def decode_cells(n: int, values) -> list[list[int]]:
     """The chosen cells [row, column] from a model solution (the first n*n variables)."""
     return [[i // n, i % n] for i in range(n * n) if round(values[i]) == 1]
+
+
+def build(n: int, permutation: bool = False) -> Built:
+    return Built(linear_model(n, permutation), lambda values: {"n": n, "cells": decode_cells(n, values)})

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import check as check_set, fill
-from .model import decode_cells, linear_model
-from ...models.core import LinearModel, Model
+from dataclasses import dataclass
+
 from ...drawing import figure
+from ...models.core import Built
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
+from .check import check as check_set, fill
+from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
-from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
 
 COUNTERS = ("recursion", "transfer")
 TRANSFER_N_MAX = 12   # search.percolation.N_MAX, not imported here: that module loads numba (tested)
-
-
-def _permutation(params: dict[str, Any]) -> bool:
-    return bool(params.get("permutation"))
 
 
 def counter_name(text: str) -> str:
@@ -32,9 +30,17 @@ def counter_name(text: str) -> str:
     return text
 
 
-def _counter(params: dict[str, Any]) -> str:
-    """The native counter: the permutation variant has only the transfer matrix."""
-    return "transfer" if _permutation(params) else params.get("counter") or "recursion"
+@dataclass(frozen=True)
+class PercolationParams(Params):
+    permutation: bool = option(False, "one cell per row and column (large Schroeder numbers)")
+    counter: str = option("recursion", f"native search: recursion over rectangles (default, n <= {RECURSION_N_MAX}) "
+                          f"or transfer (row-by-row transfer matrix, n <= {TRANSFER_N_MAX}, also --permutation)",
+                          counter_name, applies=NATIVE)
+
+    @property
+    def native_counter(self) -> str:
+        """The permutation variant has only the transfer matrix."""
+        return "transfer" if self.permutation else self.counter
 
 
 class PercolationPuzzle(Puzzle):
@@ -45,34 +51,24 @@ class PercolationPuzzle(Puzzle):
     n_min = 1
     n_max = RECURSION_N_MAX        # the recursion's limit; the transfer matrix stops at 12
     default_solver = "search"
-    formulations = [Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
-                                          "else 1 + the second earliest neighbour")]
-    options = [PuzzleOption("--permutation", "one cell per row and column (large Schroeder numbers)"),
-               PuzzleOption("--counter", "percolation, search backend: recursion over rectangles (default, "
-                            f"n <= {RECURSION_N_MAX}) or transfer (row-by-row transfer matrix, "
-                            f"n <= {TRANSFER_N_MAX}, also --permutation)", counter_name)]
+    formulations = (Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
+                                          "else 1 + the second earliest neighbour"),)
+    checker = staticmethod(check_set)
+    Params = PercolationParams
     native_search = "workbench.puzzles.percolation.recursion:solve"
 
-    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+    def validate(self, n: int | None, params: Any = None) -> None:
         super().validate(n, params)
-        if n is not None and _counter(params) == "transfer" and n > TRANSFER_N_MAX:
-            what = "--permutation" if _permutation(params) else "--counter transfer"
+        if n is not None and params is not None and params.native_counter == "transfer" and n > TRANSFER_N_MAX:
+            what = "--permutation" if params.permutation else "--counter transfer"
             raise BadInput(f"{self.name} {what}: n must be between 1 and {TRANSFER_N_MAX}, got {n}")
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+    def generate(self, n: int | None, formulation: str, params: PercolationParams) -> Built:
         assert n is not None
-        return linear_model(n, _permutation(params))
+        return build(n, params.permutation)
 
-    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
-        assert n is not None and isinstance(model, LinearModel)
-        return {"n": n, "cells": decode_cells(n, values)}
 
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        assert n is not None
-        ok, message = check_set(n, solution, _permutation(params))
-        return Verdict(ok, message)
-
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def render(self, n: int | None, solution: Any, params: PercolationParams) -> str:
         """'#' the chosen cells, '.' the cells the filling process reaches, ' ' the rest."""
         assert n is not None
         cells = {(r, c) for r, c in solution["cells"]}
@@ -80,7 +76,7 @@ class PercolationPuzzle(Puzzle):
         return "\n".join("".join("#" if (r, c) in cells else "." if board[r][c] else " "
                                  for c in range(n)) for r in range(n))
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: PercolationParams) -> None:
         """The chosen cells on the board, one panel per set (a counting run draws its examples)."""
         assert n is not None
         from matplotlib.patches import Rectangle
@@ -97,17 +93,17 @@ class PercolationPuzzle(Puzzle):
                     ax.plot([i, i], [0, n], color="#999999", lw=0.5)
                 ax.set_xlim(-0.2, n + 0.2)
                 ax.set_ylim(n + 0.2, -0.2)
-            kind = "permutation " if _permutation(params) else ""
+            kind = "permutation " if params.permutation else ""
             what = f"{kind}set" + ("s" if len(sets) > 1 else "")
             axes[0].figure.suptitle(f"percolation n={n}: {what} of {n} cells that fill the board")
 
-    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
-        return "percolation-permutation" if _permutation(params) else "percolation"
+    def table_key(self, params: PercolationParams, formulation: str = "") -> str:
+        return "percolation-permutation" if params.permutation else "percolation"
 
-    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+    def variant(self, params: PercolationParams, formulation: str = "") -> str:
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
         key = self.table_key(params, formulation)
-        return key + "-transfer" if params.get("counter") == "transfer" and not _permutation(params) else key
+        return key + "-transfer" if params.counter == "transfer" and not params.permutation else key
 
     def bench_cases(self) -> list[BenchCase]:
         """The recursion (goals on 2 cores: a(10) < 1 s, a(100) < 60 s, the table a(1..200) < 15 min

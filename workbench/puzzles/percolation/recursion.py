@@ -266,14 +266,13 @@ def count_by_residues(n: int) -> int:
     return value
 
 
-def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The `search` backend for percolation: counts of A146971 by the recursion (default), the rest
+def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+    """The native search for percolation: counts of A146971 by the recursion (default), the rest
     (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
     module is compiled by numba only when needed, its compile time booked as build time."""
     assert n is not None
-    params = options.params
-    show = int(params.get("show", 0) or 0)
-    if options.count and not params.get("permutation") and params.get("counter", "recursion") == "recursion":
+    show = options.show
+    if options.count and not params.permutation and params.counter == "recursion":
         if not 1 <= n <= N_MAX:
             return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
         started = time.perf_counter()
@@ -285,7 +284,7 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
         return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
                       message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
                               f"extend it to {n} x {n})")
-    result, build = _transfer(lambda m: m.solve(n, options, report))
+    result, build = _transfer(lambda m: m.solve(n, params, options, report))
     result.build_seconds += build
     return result
 

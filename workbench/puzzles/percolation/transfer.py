@@ -17,6 +17,8 @@ Example sets for `count --show K` come from a depth-first walk of the same trans
 """
 from __future__ import annotations
 
+from typing import Any
+
 import threading
 import time
 
@@ -491,12 +493,11 @@ def warm_up() -> None:
     example_sets(3, 1)
 
 
-def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The transfer-matrix side of the `search` backend (percolation_recursion.solve dispatches):
-    the exact count (options.count) or one percolating set."""
+def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+    """The transfer-matrix side of the native search (recursion.solve dispatches): the exact count
+    (options.count) or one percolating set."""
     assert n is not None
-    params = options.params
-    permutation = bool(params.get("permutation"))
+    permutation = params.permutation
     if not 1 <= n <= N_MAX:
         if not options.count and not permutation:       # the diagonal fills any board
             return Result(Status.OPTIMAL, solution={"n": n, "cells": [[i, i] for i in range(n)]},
@@ -508,8 +509,7 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
         return Result(Status.OPTIMAL, solution=found[0] if found else None,
                       message="a percolating set" if found else "no percolating set")
     deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
-    show = int(params.get("show", 0) or 0)
-    examples = example_sets(n, show, permutation, seed)
+    examples = example_sets(n, options.show, permutation, seed)
     try:
         total = count_sets(n, permutation, max(1, int(options.threads)), deadline)
     except _Timeout:

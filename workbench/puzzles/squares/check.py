@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..base import Verdict
+
 Match = tuple[str, int, int]
 
 
@@ -45,16 +47,18 @@ def find_squares(matches: Iterable[Match]) -> dict[int, list[tuple[int, int]]]:
     return {s: sorted(c) for s, c in sorted(found.items())}
 
 
-def check(n: int, solution: dict[str, Any]) -> tuple[bool, str, int | None]:
-    """(ok, message, number of matches): all squares 1x1..nxn must be present."""
+def check(n: int | None, solution: Any, params: Any = None) -> Verdict:
+    """All squares 1x1..nxn must be present; the objective is the number of matches."""
+    if not isinstance(solution, dict) or n is None:
+        return Verdict(False, "malformed solution: not an object")
     try:
         matches = parse_matches(solution["matches"])
     except (KeyError, TypeError, ValueError) as e:
-        return False, f"malformed solution: {e}", None
+        return Verdict(False, f"malformed solution: {e}")
     if len(set(matches)) != len(matches):
-        return False, "a match is listed twice", None
+        return Verdict(False, "a match is listed twice")
     found = find_squares(matches)
     missing = [s for s in range(1, n + 1) if s not in found]
     if missing:
-        return False, f"no square of size {', '.join(map(str, missing))}", len(matches)
-    return True, f"all squares 1..{n} present with {len(matches)} matches", len(matches)
+        return Verdict(False, f"no square of size {', '.join(map(str, missing))}", len(matches))
+    return Verdict(True, f"all squares 1..{n} present with {len(matches)} matches", len(matches))

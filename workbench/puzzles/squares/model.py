@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
-from ...models.core import LinearModel, MaxSatModel
+from ...models.core import Built, LinearModel, MaxSatModel
 
 Match = tuple[str, int, int]
 
@@ -132,3 +133,22 @@ def maxsat_model(n: int, margin: int = 0) -> MaxSatModel:
     w.hard += list(by_size.values())
     w.soft = [([-(e + 1)], 1) for e in range(n_match)]
     return w
+
+
+def build(n: int, margin: int = 0, formulation: str = "strong") -> Built:
+    """The model of this formulation, with its decoder: the matches on, and (linear models) the
+    placement chosen for each size, which the drawings label."""
+    model: LinearModel | MaxSatModel
+    model = maxsat_model(n, margin) if formulation == "maxsat" else linear_model(n, margin, formulation)
+    g = Grid(n, margin)
+    placements = g.all_placements if isinstance(model, LinearModel) else []
+    first_placement = len(g.matches)       # placement variables follow the match variables
+
+    def decode(values: Any) -> dict[str, Any]:
+        on = [i for i, v in enumerate(values) if round(v) == 1]
+        matches = sorted(g.matches[i] for i in on if i < first_placement)
+        chosen = [placements[i - first_placement] for i in on if first_placement <= i < first_placement + len(placements)]
+        return {"n": n, "margin": margin, "matches": [list(m) for m in matches],
+                "squares": [[p.size, p.x, p.y] for p in chosen]}
+
+    return Built(model, decode)

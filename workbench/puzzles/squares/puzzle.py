@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import check as check_matches, find_squares, parse_matches
-from .model import FORMULATIONS, Grid, linear_model, maxsat_model, square_matches
-from ...models.core import LinearModel, MaxSatModel, Model
+from dataclasses import dataclass
+
 from ...drawing import figure
-from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from ...models.core import Built
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
+from .check import check as check_squares, find_squares, parse_matches
+from .model import FORMULATIONS, build
 
 BOX = {  # (up, down, left, right) -> the junction drawn at a point
     (0, 0, 0, 0): " ", (1, 1, 0, 0): "│", (0, 0, 1, 1): "─", (0, 1, 0, 1): "┌", (0, 1, 1, 0): "┐",
@@ -22,8 +24,21 @@ BOX = {  # (up, down, left, right) -> the junction drawn at a point
 }
 
 
-def _margin(params: dict[str, Any]) -> int:
-    return int(params.get("margin") or 0)
+@dataclass(frozen=True)
+class SquaresParams(Params):
+    margin: int = option(0, "let squares stray up to M matches outside the largest one "
+                            "(tests the assumption that they never need to)")
+    all: bool = option(False, "native search: count every optimal solution (Chaffin's convention)", applies=NATIVE)
+    heuristic: bool = option(False, "native search: stop after the heuristics (diagonal, lattice, 2s, greedy)",
+                             applies=NATIVE)
+    diagonal_above: int = option(20, "native search: the diagonal heuristic's largest size threshold",
+                                 applies=NATIVE)
+
+    def validate(self) -> None:
+        if self.margin < 0:
+            raise BadInput(f"squares: --margin must be >= 0, got {self.margin}")
+        if self.all and self.heuristic:
+            raise BadInput("squares: --all and --heuristic exclude each other")
 
 
 def labelled_squares(n: int, solution: dict[str, Any]) -> dict[int, tuple[int, int]]:
@@ -42,62 +57,27 @@ class SquaresPuzzle(Puzzle):
     sense = "min"
     n_min = 1
     n_max = 63
-    formulations = [Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items()]
-    options = [
-        PuzzleOption("--margin", "let squares stray up to M matches outside the largest one "
-                     "(tests the assumption that they never need to)", int, 0),
-        PuzzleOption("--all", "search backend: count every optimal solution (Chaffin's convention)",
-                     backends="search"),
-        PuzzleOption("--heuristic", "search backend: stop after the heuristics "
-                     "(diagonal, lattice, 2s, greedy)", backends="search"),
-    ]
-    exclusive = (("all", "heuristic"),)
+    formulations = tuple(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items())
+    checker = staticmethod(check_squares)
+    Params = SquaresParams
     native_search = "workbench.puzzles.squares.search:solve"
+    native_warm_up = "workbench.puzzles.squares.search:warm_up"
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 
-    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+    def validate(self, n: int | None, params: Any = None) -> None:
         super().validate(n, params)
-        margin = _margin(params)
-        if margin < 0:
-            raise BadInput(f"squares: --margin must be >= 0, got {margin}")
-        if n is not None and n + 2 * margin > 63:
+        if n is not None and params is not None and n + 2 * params.margin > 63:
             raise BadInput("squares: n + 2*margin must be at most 63")
 
-    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+    def variant(self, params: SquaresParams, formulation: str = "") -> str:
         """Rows with a margin, counts or heuristics only go to tables of their own."""
-        return self.name + "".join(f"-margin{_margin(params)}" if k == "margin" else f"-{k}"
-                                   for k in ("margin", "all", "heuristic") if params.get(k))
+        return self.name + (f"-margin{params.margin}" if params.margin else "") + \
+            ("-all" if params.all else "") + ("-heuristic" if params.heuristic else "")
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+    def generate(self, n: int | None, formulation: str, params: SquaresParams) -> Built:
         assert n is not None
-        if formulation == "maxsat":
-            return maxsat_model(n, _margin(params))
-        if formulation not in FORMULATIONS:
-            raise BadInput(f"squares: unknown formulation {formulation!r} (known: {', '.join(FORMULATIONS)})")
-        return linear_model(n, _margin(params), formulation)
+        return build(n, params.margin, formulation)
 
-    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
-        assert n is not None
-        margin = _margin(params)
-        g = Grid(n, margin)
-        on = [i for i, v in enumerate(values) if round(v) == 1]
-        matches = sorted(g.matches[i] for i in on if i < len(g.matches))
-        squares = []
-        if isinstance(model, LinearModel):
-            for i in on:
-                if i >= len(g.matches):
-                    s, x, y = model.vars[i].name[2:].split("_")
-                    squares.append([int(s), int(x), int(y)])
-        elif not isinstance(model, MaxSatModel):
-            raise TypeError(f"squares cannot decode a {type(model).__name__}")
-        return {"n": n, "margin": margin, "matches": [list(m) for m in matches], "squares": squares}
-
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        assert n is not None
-        if not isinstance(solution, dict):
-            return Verdict(False, "malformed solution: not an object")
-        ok, message, objective = check_matches(n, solution)
-        return Verdict(ok, message, objective)
 
     def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
         """Chaffin's style: one text line per row of points, '.' where a horizontal match could be,

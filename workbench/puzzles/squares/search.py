@@ -21,7 +21,7 @@ import itertools
 import random
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import numba
 import numpy as np
@@ -603,30 +603,26 @@ def warm_up() -> None:
     beam(Placements.build(2), 2, 11)
 
 
-def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The `search` backend: heuristics for a bound, then the exact (or counting) search.
+def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+    """The native search: heuristics for a bound, then the exact (or counting) search.
 
-    params: margin (int), all (count every optimal solution), heuristic (stop after the heuristics,
-    which then get the whole time limit; otherwise 20% of it, at most 60 s, and they stop at the
-    first stage that does not improve the bound), diagonal_above (largest
-    size threshold of the diagonal heuristic, default 20). The search is deterministic: seed unused.
+    With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
+    they stop at the first stage that does not improve the bound. Deterministic: the seed is unused.
     """
     assert n is not None
-    p = options.params
-    margin = int(p.get("margin") or 0)
-    counting = bool(p.get("all") or options.count)
+    margin = params.margin
+    counting = params.all or options.count
     deadline = time.time() + options.time_limit if options.time_limit else float("inf")
     numba.set_num_threads(max(1, min(options.threads or 1, numba.config.NUMBA_NUM_THREADS)))
 
     heuristic_deadline = deadline
-    if not p.get("heuristic"):                # keep most of the time for the exact search
+    if not params.heuristic:                  # keep most of the time for the exact search
         heuristic_deadline = time.time() + min(60.0, 0.2 * (deadline - time.time()))
-    ub, found, how = upper_bound(n, margin, heuristic_deadline, int(p.get("diagonal_above") or 20),
-                                 patient=bool(p.get("heuristic")))
+    ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
     if not found:
         return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
     report(Incumbent(ub, None, solution_json(n, margin, found)))
-    if p.get("heuristic"):
+    if params.heuristic:
         return Result(Status.FEASIBLE, objective=ub, solution=solution_json(n, margin, found),
                       message=f"heuristic bound ({how})")
 

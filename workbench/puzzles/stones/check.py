@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..base import Verdict
+
 NEIGHBOURS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
 
@@ -30,26 +32,28 @@ def parse_board(solution: Any) -> dict[tuple[int, int], int]:
     return cells
 
 
-def check_board(n: int, solution: Any) -> tuple[bool, str, int | None]:
-    """Replay the board: returns (ok, message, largest number placed)."""
+def check(n: int | None, solution: Any, params: Any = None) -> Verdict:
+    """Replay the board; the objective is the largest number placed."""
+    if n is None:
+        return Verdict(False, "stones needs n")
     try:
         cells = parse_board(solution)
     except ValueError as e:
-        return False, f"malformed board: {e}", None
+        return Verdict(False, f"malformed board: {e}")
     ones = sum(1 for v in cells.values() if v == 1)
     if ones > n:
-        return False, f"{ones} ones on the board, only {n} allowed", None
+        return Verdict(False, f"{ones} ones on the board, only {n} allowed")
     big = sorted(v for v in cells.values() if v >= 2)
     top = big[-1] if big else (1 if n >= 1 else 0)
     if big != list(range(2, top + 1)):
         missing = sorted(set(range(2, top + 1)) - set(big))
         dup = sorted({v for v in big if big.count(v) > 1})
-        return False, f"numbers 2..{top} must each appear once (missing {missing[:5]}, repeated {dup[:5]})", None
+        return Verdict(False, f"numbers 2..{top} must each appear once (missing {missing[:5]}, repeated {dup[:5]})")
     where = {v: rc for rc, v in cells.items() if v >= 2}
     for k in range(2, top + 1):
         r, c = where[k]
         # at the moment k is placed, the board holds the ones and the numbers 2..k-1
         s = sum(v for dr, dc in NEIGHBOURS if (v := cells.get((r + dr, c + dc), 0)) and v < k)
         if s != k:
-            return False, f"{k} at ({r}, {c}) has neighbour sum {s} when placed", None
-    return True, f"valid: {ones} ones, numbers up to {top}", top
+            return Verdict(False, f"{k} at ({r}, {c}) has neighbour sum {s} when placed")
+    return Verdict(True, f"valid: {ones} ones, numbers up to {top}", top)

@@ -15,12 +15,13 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
 from ...solvers.base import Incumbent, Options, Report, Result, Status
-from .search import POSITIONS_PER_SECOND, subtree
 from .beam import Beam, default_weights, prefix
+from .search import POSITIONS_PER_SECOND, subtree
 
 # Scorings (see stones_beam._score): ones in hand, small-sum "fuel" cells, near-future sums.
 SCORINGS: list[dict] = [
@@ -134,11 +135,9 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
             "found_at": found_at}
 
 
-def solve(n: int, options: Options, report: Report) -> Result:
-    """The record hunt as the `search` backend's answer for n >= 6 (or with --hunt)."""
-    assert n is not None
-    params = options.params or {}
-    out = hunt(n, options.time_limit, options.threads, options.seed, int(params.get("budget") or 100000),
+def solve(n: int, params: Any, options: Options, report: Report) -> Result:
+    """The record hunt as the native search's answer for n >= 6 (or with --hunt)."""
+    out = hunt(n, options.time_limit, options.threads, options.seed, params.budget,
                sys.stderr if options.verbose else None, report)
     return Result(status=Status.FEASIBLE, objective=out["best"], values=out["board"], solution=out["board"],
                   message=f"record hunt: {out['runs']} beam runs, best found after {out['found_at']:.1f} s")

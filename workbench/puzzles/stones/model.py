@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...models.core import AllDifferent, LinearModel
+from ...models.core import AllDifferent, Built, LinearModel
 
 FORMULATIONS = {
     "max": "maximise the largest number placed (values capped at --top, default a(n)+1 known bound)",
@@ -205,3 +205,13 @@ def decode(box: int, top: int, values: Sequence[Any]) -> list[list[int]]:
                 if round(values[var_index(box, top, r, c, v)]) == 1:
                     out.append([r, c, v])
     return sorted(out, key=lambda t: t[2])
+
+
+def build(n: int, formulation: str, box: int, top: int, radius: int | None = None,
+          hint: Sequence[Sequence[int]] | None = None) -> Built:
+    """The model of this formulation with its decoder: the position model (box-free, or within
+    `radius` of the 2), or a cell-value model of a box x box square."""
+    if formulation == "position":
+        m = position_model(n, top, radius)
+        return Built(m, lambda values: decode_positions(m, values))
+    return Built(box_model(n, box, top, formulation, hint), lambda values: decode(box, top, values))

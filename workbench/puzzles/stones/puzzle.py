@@ -1,29 +1,65 @@
 """Stepping stones, OEIS A337663: the largest number n ones let you place by the sum rule.
 
 A solution is a list of [row, col, value] triples (the ones and the numbers 2..M). The model
-backends answer "how far can n ones go inside a box x box square" (see generators/stones.py); the
-`search` backend is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
+backends answer "how far can n ones go inside a box x box square" (see model.py); the native
+search is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .check import check_board, parse_board
-from .model import FORMULATIONS, box_model, decode, decode_positions, position_model
-from ...models.core import LinearModel, Model
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
 from ...drawing import figure
-from ..base import BadInput, BenchCase, Formulation, Puzzle, PuzzleOption, Verdict
+from ...models.core import Built
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
+from .check import check as check_board, parse_board
+from .model import FORMULATIONS, build
 
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
 
 
-def _box(n: int, params: dict[str, Any]) -> int:
-    return int(params.get("box") or DEFAULT_BOX.get(n, 2 * n + 3))
+def _box(n: int, params: StonesParams) -> int:
+    return params.box or DEFAULT_BOX.get(n, 2 * n + 3)
 
 
-def _top(n: int, params: dict[str, Any]) -> int:
+def _top(n: int, params: StonesParams) -> int:
     """Values in the model: --top, else a generous cap (12 n + 6 is above every known record)."""
-    return int(params.get("top") or 12 * n + 6)
+    return params.top or 12 * n + 6
+
+
+@dataclass(frozen=True)
+class StonesParams(Params):
+    box: int | None = option(None, "model backends: side of the square box the board must fit in", int,
+                             applies="models")
+    top: int | None = option(None, "model backends: largest value in the model (reach: the target)", int,
+                             applies="models")
+    hint: str | None = option(None, "model backends: a start board, a JSON file holding [[row, col, value], ...] "
+                                    "(or a `solve --json` record)", applies="models")
+    exact: bool = option(False, "native search: exhaustive search even for n >= 6 (n <= 8)", applies=NATIVE)
+    hunt: bool = option(False, "native search: record hunt (heuristic) even for n <= 5", applies=NATIVE)
+    cut: int | None = option(None, "native search: the depth at which the exact search splits into tasks", int,
+                             applies=NATIVE)
+    budget: int = option(100000, "native search: the record hunt's largest beam width", applies=NATIVE)
+
+    def validate(self) -> None:
+        if self.box is not None and not 2 <= self.box <= 40:
+            raise BadInput("stones: --box must be between 2 and 40")
+        if self.top is not None and not 2 <= self.top <= 400:
+            raise BadInput("stones: --top must be between 2 and 400")
+        if self.exact and self.hunt:
+            raise BadInput("stones: --exact and --hunt exclude each other")
+
+    def hint_board(self) -> list[list[int]] | None:
+        if self.hint is None:
+            return None
+        try:
+            data = json.loads(Path(self.hint).read_text())
+        except (OSError, ValueError) as e:
+            raise BadInput(f"stones: --hint {self.hint}: {e}") from None
+        return data["solution"] if isinstance(data, dict) and "solution" in data else data
 
 
 class StonesPuzzle(Puzzle):
@@ -32,65 +68,44 @@ class StonesPuzzle(Puzzle):
     sense = "max"
     n_min = 1
     n_max = 40
-    formulations = [Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items()]
-    options = [
-        PuzzleOption("--box", "model backends: side of the square box the board must fit in", int,
-                     backends="models"),
-        PuzzleOption("--top", "model backends: largest value in the model (reach: the target)", int,
-                     backends="models"),
-        PuzzleOption("--exact", "search backend: exhaustive search even for n >= 6 (n <= 8)", backends="search"),
-        PuzzleOption("--hunt", "search backend: record hunt (heuristic) even for n <= 5", backends="search"),
-    ]
-    exclusive = (("exact", "hunt"),)
+    formulations = tuple(Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items())
+    checker = staticmethod(check_board)
+    Params = StonesParams
     native_search = "workbench.puzzles.stones.search:solve"
+    native_warm_up = "workbench.puzzles.stones.search:warm_up"
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
 
-    def validate(self, n: int | None, params: dict[str, Any]) -> None:
+    def validate(self, n: int | None, params: Any = None) -> None:
         super().validate(n, params)
         assert n is not None
-        if params.get("box") is not None and not 2 <= int(params["box"]) <= 40:
-            raise BadInput("stones: --box must be between 2 and 40")
-        if params.get("top") is not None and not 2 <= int(params["top"]) <= 400:
-            raise BadInput("stones: --top must be between 2 and 400")
-        if params.get("exact") and n > 8:
+        if params is not None and params.exact and n > 8:
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
 
-    def table_key(self, params: dict[str, Any], formulation: str = "") -> str:
+    def table_key(self, params: StonesParams, formulation: str = "") -> str:
         """a(n) is box-free and uncapped: a boxed or capped run answers a narrower question, and is
         compared with no published value (its key has no data file)."""
-        narrower = params.get("box") or params.get("top") or formulation in ("max", "reach")
+        narrower = params.box or params.top or formulation in ("max", "reach")
         return self.variant(params, formulation) if narrower else self.name
 
-    def variant(self, params: dict[str, Any], formulation: str = "") -> str:
+    def variant(self, params: StonesParams, formulation: str = "") -> str:
         """Runs confined to a box (the cell-value models always, the position model with --box), runs
         with values capped by --top, and hunts forced for small n get tables of their own: their
         optima answer a narrower question than a(n)."""
-        boxed = params.get("box") or formulation in ("max", "reach")
-        return self.name + (f"-box{params.get('box') or ''}" if boxed else "") + \
-            (f"-top{params['top']}" if params.get("top") else "") + ("-hunt" if params.get("hunt") else "")
+        boxed = params.box or formulation in ("max", "reach")
+        return self.name + (f"-box{params.box or ''}" if boxed else "") + \
+            (f"-top{params.top}" if params.top else "") + ("-hunt" if params.hunt else "")
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> Model:
+    def generate(self, n: int | None, formulation: str, params: StonesParams) -> Built:
         assert n is not None
         if formulation not in FORMULATIONS:
             raise BadInput(f"stones: unknown formulation {formulation!r} (known: {', '.join(FORMULATIONS)})")
-        if formulation == "position":
-            if params.get("box") is None and n > 4:
-                raise BadInput("stones: the position model is box-free only for n <= 4; give --box for larger n")
-            return position_model(n, _top(n, params), _box(n, params) // 2 if params.get("box") else None)
-        return box_model(n, _box(n, params), _top(n, params), formulation, params.get("hint"))
+        if formulation == "position" and params.box is None and n > 4:
+            raise BadInput("stones: the position model is box-free only for n <= 4; give --box for larger n")
+        radius = _box(n, params) // 2 if params.box else None
+        return build(n, formulation, _box(n, params), _top(n, params), radius, params.hint_board())
 
-    def decode(self, n: int | None, model: Model, values: Any, params: dict[str, Any]) -> Any:
-        assert n is not None
-        if isinstance(model, LinearModel) and model.search_order:     # the position model
-            return decode_positions(model, values)
-        return decode(_box(n, params), _top(n, params), values)
 
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        assert n is not None
-        ok, message, top = check_board(n, solution)
-        return Verdict(ok, message, top)
-
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def render(self, n: int | None, solution: Any, params: StonesParams) -> str:
         """Like the seed: one line per row, numbers right-aligned, '.' for an empty cell, cropped."""
         cells = parse_board(solution)
         if not cells:
@@ -101,7 +116,7 @@ class StonesPuzzle(Puzzle):
         return "\n".join("".join(str(cells.get((r, c), ".")).rjust(width) for c in range(c0, c1 + 1))
                          for r in range(r0, r1 + 1)) + f"\nlargest number {max(cells.values())}"
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: StonesParams) -> None:
         from matplotlib.patches import Rectangle
 
         cells = parse_board(solution)
@@ -125,8 +140,8 @@ class StonesPuzzle(Puzzle):
                            label="native exact search ladder (a(5) < 1 h is the goal)")]
         cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
                             label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
-        cases += [BenchCase(self.name, n, solver, 300.0, params={"box": _box(n, {})}, formulation="max",
-                            label=f"{solver}, box {_box(n, {})}") for n in (2, 3)
+        cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
+                            label=f"{solver}, box {DEFAULT_BOX[n]}") for n in (2, 3)
                   for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]
         cases += [BenchCase(self.name, n, "search", 600.0, label="record hunt, 10 min")
                   for n in range(6, 13)]

@@ -17,6 +17,8 @@ Why this shape:
 """
 from __future__ import annotations
 
+from typing import Any
+
 import os
 import sys
 import time
@@ -767,16 +769,15 @@ def warm_up() -> None:
     hunt(1, 0.01, threads=1)
 
 
-def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The `search` backend: exhaustive for n <= 5 (or --exact, n <= 8; the proof is the complete
-    enumeration), the record hunt (stones_hunt) for n >= 6 or with --hunt."""
+def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+    """The native search: exhaustive for n <= 5 (or --exact, n <= 8; the proof is the complete
+    enumeration), the record hunt (hunt.py) for n >= 6 or with --hunt."""
     assert n is not None
-    params = options.params or {}
-    if (n >= 6 and not params.get("exact")) or params.get("hunt"):
+    if (n >= 6 and not params.exact) or params.hunt:
         from .hunt import solve as hunt
-        return hunt(n, options, report)
+        return hunt(n, params, options, report)
     log = sys.stderr if options.verbose else None
-    out = search(n, options.time_limit, options.threads, options.seed, params.get("cut"), log, report)
+    out = search(n, options.time_limit, options.threads, options.seed, params.cut, log, report)
     if not out["board"] and out["best"] == 1:
         out["board"] = [[0, 0, 1]]        # no 2 can be placed: a lone one is the whole board
     status = Status.OPTIMAL if out["complete"] else Status.FEASIBLE

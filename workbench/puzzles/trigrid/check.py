@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from itertools import combinations
+from typing import Any
+
+from ..base import Verdict
 
 Point = tuple[int, int]
 Segment = tuple[Point, Point]
@@ -94,3 +97,34 @@ def all_matches(n: int) -> set[frozenset[Point]]:
     inside = set(pts)
     return {frozenset((p, (p[0] + dx, p[1] + dy))) for p in pts for dx, dy in ((1, 0), (0, 1), (-1, 1))
             if (p[0] + dx, p[1] + dy) in inside}
+
+
+def _is_match(item: Any) -> bool:
+    """[[x, y], [x, y]] with integer coordinates."""
+    return isinstance(item, list) and len(item) == 2 and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(c, int) and not isinstance(c, bool) for c in p)
+        for p in item)
+
+
+def check(n: int | None, solution: Any, params: Any) -> Verdict:
+    """The removed matches (a list of [[x, y], [x, y]]) must leave no shape of params.shapes; the
+    objective is the number removed."""
+    if n is None:
+        return Verdict(False, "the grid needs n")
+    everything = all_matches(n)
+    if not isinstance(solution, list) or not all(map(_is_match, solution)):
+        return Verdict(False, "malformed solution: expected a list of [[x, y], [x, y]] matches")
+    removed = {frozenset((tuple(a), tuple(b))) for a, b in solution}
+    strangers = removed - everything
+    if strangers:
+        return Verdict(False, f"{len(strangers)} removed match(es) are not matches of the grid")
+    if len(removed) != len(solution):
+        return Verdict(False, "a match is listed twice")
+    left = surviving(n, everything - removed, params.shapes)
+    alive = {k: v for k, v in left.items() if v}
+    if alive:
+        kind, shapes = next(iter(alive.items()))
+        return Verdict(False, f"{sum(map(len, alive.values()))} shape(s) survive, e.g. the {kind} "
+                              f"with corners {shapes[0]}", len(removed))
+    what = " and ".join({"triangle": "triangles", "quad": "quadrilaterals"}[k] for k in params.shapes)
+    return Verdict(True, f"all {what} spoiled by {len(removed)} removed matches", len(removed))

@@ -2,58 +2,57 @@
 by removing the fewest matches: a minimum hitting set over the shapes' match sets."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
-from .check import all_matches, surviving
-from .model import grid
-from ...models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
 from ...drawing import figure
-from ..base import BenchCase, Formulation, Puzzle, Verdict
+from ...models.core import Built, HittingSet, MaxSatModel, hitting_set_to_maxsat
+from ..base import BenchCase, Formulation, Params, Puzzle, Verdict
+from .check import all_matches, check as check_grid
+from .model import grid
 
 N_MAX = 30
 
 
+@dataclass(frozen=True)
+class TriGridParams(Params):
+    """No options: the shapes to spoil are fixed by the puzzle (Enigma 144, Enigma 82, triangles)."""
+
+    shapes: tuple[str, ...] = ("triangle", "quad")
+
+
+@dataclass(frozen=True)
+class QuadParams(TriGridParams):
+    shapes: tuple[str, ...] = field(default=("quad",))
+
+
+@dataclass(frozen=True)
+class TriangleParams(TriGridParams):
+    shapes: tuple[str, ...] = field(default=("triangle",))
+
+
 class TriGridPuzzle(Puzzle):
-    kinds: tuple[str, ...] = ()
     n_min, n_max = 1, N_MAX
     default_solver = "auto"        # no single backend wins on every N (docs/trigrid.md): race them
-    formulations = [Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
-                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries")]
+    formulations = (Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
+                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"))
+    Params = TriGridParams
+    checker = staticmethod(check_grid)
 
-    def model(self, n: int | None, formulation: str, params: dict[str, Any]) -> HittingSet | MaxSatModel:
+    def generate(self, n: int | None, formulation: str, params: TriGridParams) -> Built:
+        assert n is not None
         g = grid(n)
-        sets = [s for kind in self.kinds for s in g.shapes(kind)]
+        sets = [s for kind in params.shapes for s in g.shapes(kind)]
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
         hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}")
-        return lex_leader(hs, g.symmetries()) if formulation == "lexleader" else hs
+        model = lex_leader(hs, g.symmetries()) if formulation == "lexleader" else hs
+        return Built(model, lambda values: [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]])
 
-    def decode(self, n: int | None, model: Any, values: Any, params: dict[str, Any]) -> list:
-        g = grid(n)
-        return [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]]
 
-    def check(self, n: int | None, solution: Any, params: dict[str, Any]) -> Verdict:
-        everything = all_matches(n)
-        if not isinstance(solution, list) or not all(map(_is_match, solution)):
-            return Verdict(False, "malformed solution: expected a list of [[x, y], [x, y]] matches")
-        removed = {frozenset((tuple(a), tuple(b))) for a, b in solution}
-        strangers = removed - everything
-        if strangers:
-            return Verdict(False, f"{len(strangers)} removed match(es) are not matches of the grid")
-        if len(removed) != len(solution):
-            return Verdict(False, "a match is listed twice")
-        left = surviving(n, everything - removed, self.kinds)
-        alive = {k: v for k, v in left.items() if v}
-        if alive:
-            kind, shapes = next(iter(alive.items()))
-            return Verdict(False, f"{sum(map(len, alive.values()))} shape(s) survive, e.g. the {kind} "
-                                  f"with corners {shapes[0]}", len(removed))
-        what = " and ".join({"triangle": "triangles", "quad": "quadrilaterals"}[k] for k in self.kinds)
-        return Verdict(True, f"all {what} spoiled by {len(removed)} removed matches", len(removed))
-
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def render(self, n: int | None, solution: Any, params: TriGridParams) -> str:
         return draw_ascii(n, solution)
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: TriGridParams) -> None:
         draw_png(n, solution, path, f"{self.title}, N = {n}: {len(solution)} matches removed")
 
     def bench_cases(self) -> list[BenchCase]:
@@ -76,22 +75,15 @@ class TriGridPuzzle(Puzzle):
 
 
 class Enigma144(TriGridPuzzle):
-    name, title, kinds = "enigma144", "Enigma 144: spoil all triangles and quadrilaterals", ("triangle", "quad")
+    name, title = "enigma144", "Enigma 144: spoil all triangles and quadrilaterals"
 
 
 class Enigma82(TriGridPuzzle):
-    name, title, kinds = "enigma82", "Enigma 82: spoil all quadrilaterals", ("quad",)
+    name, title, Params = "enigma82", "Enigma 82: spoil all quadrilaterals", QuadParams
 
 
 class Triangles(TriGridPuzzle):
-    name, title, kinds = "triangles", "Spoil all triangles", ("triangle",)
-
-
-def _is_match(item: Any) -> bool:
-    """[[x, y], [x, y]] with integer coordinates."""
-    return isinstance(item, list) and len(item) == 2 and all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(c, int) and not isinstance(c, bool) for c in p)
-        for p in item)
+    name, title, Params = "triangles", "Spoil all triangles", TriangleParams
 
 
 def lex_leader(hs: HittingSet, symmetries: list[list[int]]) -> MaxSatModel:
