@@ -6,7 +6,8 @@ import math
 import sys
 import time
 
-from workbench.puzzles.percolation.recursion import tables, _primes_down_from
+from workbench.puzzles.percolation.recursion import _primes_down_from, tables
+
 N = int(sys.argv[1])
 stored = {int(r["n"]): int(r["count"]) for r in csv.DictReader(open("results/percolation.csv")) if r["status"] == "optimal"}
 bound = math.comb(N * N, N)

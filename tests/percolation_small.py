@@ -4,7 +4,7 @@ trying every bipartition. Nothing here uses the lemmas that the recursion is bui
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
+from functools import cache
 
 Cell = tuple[int, int]
 Rect = tuple[int, int, int, int]          # top, left, height, width
@@ -54,7 +54,7 @@ def close_rect(cells) -> Rect | None:
     return as_rect({(r + t, c + l) for r, c in closure(h, w, [(r - t, c - l) for r, c in cells])})
 
 
-@lru_cache(maxsize=None)
+@cache
 def tight_sets(h: int, w: int) -> tuple[frozenset[Cell], ...]:
     """Every set of (h + w) / 2 cells whose closure is the whole h x w rectangle."""
     if (h + w) % 2:
@@ -125,7 +125,7 @@ def subrects(h: int, w: int):
                         yield (t, l, hh, ww)
 
 
-@lru_cache(maxsize=None)
+@cache
 def stars(h: int, w: int) -> tuple:
     """Every centre D with neighbours Q_j, each lossless with D, pairwise disjoint, that together
     span the h x w rectangle with no half-perimeter lost: (D, ((Q, contact cell of Q), ...))."""
@@ -153,7 +153,7 @@ def local(cell: Cell, rect: Rect) -> tuple[int, int, Cell]:
     return rect[2], rect[3], (cell[0] - rect[0], cell[1] - rect[1])
 
 
-@lru_cache(maxsize=None)
+@cache
 def generic_t(h: int, w: int) -> int:
     """T(h, w) by  0 = sum over (set, splits S) of (-1)^|S| (nodes - edges)."""
     if (h + w) % 2:
@@ -179,7 +179,7 @@ def branch_product(d: Rect, qs) -> int:
     return p
 
 
-@lru_cache(maxsize=None)
+@cache
 def generic_u(h: int, w: int, cell: Cell) -> int:
     """U(h, w, cell) by rooting each configuration at the node holding the cell, or else at the
     node towards which every split's covering side points."""

@@ -97,7 +97,8 @@ def bad_argv(draw, p: dict[str, str]) -> list[str]:
         bad_n = st.one_of(st.integers().filter(lambda k: not 1 <= k <= 30).map(str),
                           st.text(alphabet=string.ascii_letters + " .,;", min_size=1, max_size=8))
         if command == "table":
-            bad_n = st.one_of(bad_n, st.tuples(st.integers(1, 30), st.integers(-10, 0)).map(lambda t: f"{t[0]}..{t[1]}"))
+            backwards = st.tuples(st.integers(1, 30), st.integers(-10, 0)).map(lambda t: f"{t[0]}..{t[1]}")
+            bad_n = st.one_of(bad_n, backwards)
         return spoil(argv, "--n", draw(bad_n))
     if how == "time":
         return spoil(argv, "--time-limit", draw(not_between(0.01, 1e7)))

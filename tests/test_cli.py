@@ -108,7 +108,7 @@ def test_compare_flags_no_disagreement_on_agreeing_backends(tmp_path):
 
 def test_compare_goes_on_past_a_broken_backend(tmp_path):
     out = tmp_path / "c.csv"
-    p = wb("compare", "enigma144", "--n", "2", "--solvers", "minizinc:cplex,maxsat", "-o", str(out))
+    wb("compare", "enigma144", "--n", "2", "--solvers", "minizinc:cplex,maxsat", "-o", str(out))
     rows = list(csv.DictReader(out.open()))
     assert [r["status"] for r in rows] == ["error", "optimal"]
 

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.check import bad_sums, check, replay
 from workbench.puzzles.magic15.model import SORTED, SORTED_SWAPPED, neighbours
-from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.puzzle import PUZZLE
-from workbench.puzzles.magic15.search import magic_squares, reachable, solve as native_solve
+from workbench.puzzles.magic15.search import magic_squares, reachable
+from workbench.puzzles.magic15.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from workbench.puzzles.percolation.check import percolates
 from workbench.pipeline import solve as pipeline_solve
+from workbench.puzzles.percolation.check import percolates
 from workbench.puzzles.percolation.puzzle import PercolationPuzzle
-from workbench.puzzles.percolation.transfer import count_sets, enumerate_count, example_sets, solve as native_solve
+from workbench.puzzles.percolation.transfer import count_sets, enumerate_count, example_sets
+from workbench.puzzles.percolation.transfer import solve as native_solve
 from workbench.solvers.base import Options, Status
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "percolation" / "data"

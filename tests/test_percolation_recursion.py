@@ -10,10 +10,24 @@ import subprocess
 import sys
 
 import pytest
-
-from percolation_small import (bbox, close_rect, closure, count_uncovered, distance, generic_t, generic_u,
-                               lossless, rect_cells, semi, splits, stars, subrects, tight_sets)
+from percolation_small import (
+    bbox,
+    close_rect,
+    closure,
+    count_uncovered,
+    distance,
+    generic_t,
+    generic_u,
+    lossless,
+    rect_cells,
+    semi,
+    splits,
+    stars,
+    subrects,
+    tight_sets,
+)
 from test_percolation import A146971
+
 from workbench.puzzles.percolation.recursion import count_by_residues, tables, terms
 
 SMALL = [(h, w) for h in range(1, 7) for w in range(h, 8) if (h + w) % 2 == 0 and h * w <= 30]
@@ -158,8 +172,7 @@ def test_cli_json_count_is_an_exact_integer():
 
 
 def test_puzzle_knows_the_transfer_limit_without_loading_numba():
-    from workbench.puzzles.percolation import puzzle
-    from workbench.puzzles.percolation import transfer
+    from workbench.puzzles.percolation import puzzle, transfer
 
     assert puzzle.TRANSFER_N_MAX == transfer.N_MAX
     code = "import sys, workbench.puzzles.percolation; print('numba' in sys.modules)"

@@ -1,7 +1,7 @@
 """The `auto` portfolio and the clause orders of the maxsat backend."""
 import pytest
-
 from test_backends import brute_force, random_hitting_set
+
 from workbench import pipeline
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run

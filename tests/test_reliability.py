@@ -14,8 +14,8 @@ import pytest
 from workbench import pipeline
 from workbench.cli import main
 from workbench.puzzles.magic15.puzzle import BENCH_START
-from workbench.solvers.base import Incumbent, Options, Result, Status
 from workbench.solvers import runner
+from workbench.solvers.base import Incumbent, Options, Result, Status
 from workbench.solvers.runner import Tracker
 
 PY = sys.executable

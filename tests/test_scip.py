@@ -1,7 +1,7 @@
 """SCIP's exact counting mode against brute force (the cross-checks in test_backends cover solving)."""
 import pytest
-
 from test_backends import random_hitting_set, random_linear
+
 from workbench.models.core import hitting_set_to_linear
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run

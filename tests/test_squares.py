@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
 from workbench.puzzles.squares.model import Grid, Placement, square_matches
 from workbench.puzzles.squares.puzzle import PUZZLE
-from workbench.puzzles.squares.search import (Placements, ladder, polish, search, solution_json,
-                                      solve as native_solve, upper_bound)
-from workbench.puzzles.squares.beam import beam
+from workbench.puzzles.squares.search import Placements, ladder, polish, search, solution_json, upper_bound
+from workbench.puzzles.squares.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "squares" / "data" / "squares.csv"

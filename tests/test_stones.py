@@ -6,16 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from workbench.puzzles.base import Verdict
+from workbench.pipeline import solve as pipeline_solve
+from workbench.puzzles.base import BadInput, Verdict
+from workbench.puzzles.stones.beam import prefix
 from workbench.puzzles.stones.check import check as check_board
 from workbench.puzzles.stones.model import box_model, decode
-from workbench.pipeline import solve as pipeline_solve
-from workbench.puzzles.base import BadInput
 from workbench.puzzles.stones.puzzle import StonesPuzzle
 from workbench.puzzles.stones.search import search, subtree
-from workbench.puzzles.stones.beam import prefix
-from workbench.solvers.runner import run
 from workbench.solvers.base import Options, Status
+from workbench.solvers.runner import run
 
 DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "stones" / "data" / "stones.csv"
 PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
@@ -145,5 +144,6 @@ def test_hunt_reports_valid_improvements():
     assert hunt(1, 0.01, threads=1)["best"] == 1          # warm_up's call: cheap, nothing to place
     seen = []
     out = hunt(6, 10, threads=1, report=seen.append)
-    assert out["best"] >= 45 and check_board(6, out["board"]).ok and check_board(6, out["board"]).objective == out["best"]
+    verdict = check_board(6, out["board"])
+    assert out["best"] >= 45 and verdict.ok and verdict.objective == out["best"]
     assert seen and seen[-1].objective == out["best"] and all(check_board(6, i.values).ok for i in seen)

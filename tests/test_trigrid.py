@@ -4,9 +4,9 @@ import random
 import pytest
 
 from workbench import pipeline
+from workbench.puzzles import get
 from workbench.puzzles.trigrid.check import all_matches, surviving
 from workbench.puzzles.trigrid.model import grid
-from workbench.puzzles import get
 from workbench.solvers.base import Options, Status
 
 

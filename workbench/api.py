@@ -6,15 +6,17 @@ a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from . import tables
-from .pipeline import Run, plan, solve as run_pipeline, stored
+from .models.core import NativeTask
+from .pipeline import Run, plan, stored
+from .pipeline import solve as run_pipeline
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
-from .models.core import NativeTask
 from .solvers import backend_class, canonical, known, require, split_name
 from .solvers.base import Options
 

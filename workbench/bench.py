@@ -14,8 +14,8 @@ from .solvers.base import Options, Status
 from .tables import append_row
 
 COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
-           "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match", "timestamp",
-           "count"]
+           "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
+           "timestamp", "count"]
 
 
 def _row(case: BenchCase, run: pipeline.Run) -> dict:
@@ -26,7 +26,8 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "solver": rec["solver"], "formulation": rec["formulation"], "time_limit": case.time_limit,
             "threads": rec["params"].get("threads"), "status": rec["status"],
             "value": "" if run.value is None else run.value, "bound": "" if rec["bound"] is None else rec["bound"],
-            "proven": rec["proven"], "verified": rec["verified"], "seconds": rec["seconds"], "solve_seconds": rec["solve_seconds"],
+            "proven": rec["proven"], "verified": rec["verified"], "seconds": rec["seconds"],
+            "solve_seconds": rec["solve_seconds"],
             "solver_version": rec["solver_version"], "published": rec["published"] or "",
             "match": rec["match"], "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "count": "" if rec["count"] is None else rec["count"]}

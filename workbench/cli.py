@@ -5,10 +5,11 @@ import argparse
 import json
 import sys
 import tempfile
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, NoReturn
 
 from rich import box
 from rich.console import Console
@@ -26,7 +27,7 @@ RESULTS = Path("results")
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:     # one line, status 2, no usage dump
+    def error(self, message: str) -> NoReturn:     # one line, status 2, no usage dump
         sys.stderr.write(f"workbench: error: {message}\n")
         sys.exit(2)
 
@@ -322,7 +323,7 @@ def cmd_showcase(args) -> int:
     out.print(showcase.format_summary(lines), markup=False)
     for run in failures:
         out.print(f"[red]DIFFERS[/] from the proven published value: {run.puzzle} N={run.n}: "
-                  f"{run.value} against {run.published.value}")
+                  f"{run.value} against {run.published.value if run.published else '-'}")
     out.print("every proven published value matched" if not failures else f"{len(failures)} mismatch(es)")
     return 1 if failures else 0
 

@@ -1,8 +1,9 @@
 """PNG drawings: one figure helper, so every puzzle gets the same set-up, framing and clean-up."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 
 @contextmanager

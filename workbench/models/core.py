@@ -5,8 +5,8 @@ They are plain dataclasses so that they pickle cheaply into the solver's worker 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 Sense = Literal["min", "max"]
@@ -73,7 +73,7 @@ class LinearModel:
     constant: float = 0.0
     hints: dict[int, int] = field(default_factory=dict)   # a starting solution, where a backend takes one
     project: list[int] | None = None                      # variables that identify a solution when counting
-    search_order: list[int] | None = None                 # CP backends decide these first, in order, largest value first
+    search_order: list[int] | None = None                 # CP backends decide these first, largest value first
     name: str = "model"
 
     def add_var(self, name: str, lb: int = 0, ub: int = 1, integer: bool = True) -> int:

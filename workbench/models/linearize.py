@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import LinearModel, Row, as_linear, Model
+from .core import LinearModel, Model, Row, as_linear
 
 
 def _activity_range(model: LinearModel, row: Row) -> tuple[float, float]:

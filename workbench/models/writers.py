@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .core import HittingSet, LinearModel, MaxSatModel, Model, hitting_set_to_maxsat
+from .core import HittingSet, MaxSatModel, Model, hitting_set_to_maxsat
 from .linearize import flatten
 from .mzn import to_minizinc
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import csv
 import importlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
-from .base import BadInput, Puzzle, Published
+from .base import BadInput, Published, Puzzle
 
 REGISTRY = {
     "enigma144": "workbench.puzzles.trigrid:Enigma144",
@@ -19,7 +19,7 @@ REGISTRY = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def get(name: str) -> Puzzle:
     if name not in REGISTRY:
         raise BadInput(f"unknown puzzle '{name}' (known: {', '.join(REGISTRY)})")
@@ -40,7 +40,7 @@ def available() -> list[Puzzle]:
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def published_table(key: str) -> dict[int, Published]:
     """Published reference values, from <puzzle package>/data/<key>.csv (never printed as our own)."""
     paths = sorted(Path(__file__).parent.glob(f"*/data/{key}.csv"))

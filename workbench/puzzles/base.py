@@ -60,7 +60,7 @@ class PuzzleOption:
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise BadInput(f"{self.flag} wants {kind}, got {value!r}")
         try:
-            return self.type(value if isinstance(value, str) or self.type is int else str(value))
+            return self.type(value if isinstance(value, str) or self.type is int else str(value))  # type: ignore[arg-type]
         except argparse.ArgumentTypeError as e:     # the option's own parser says what it takes
             raise BadInput(str(e)) from None
         except ValueError:
@@ -172,7 +172,8 @@ class Puzzle:
         params = self.params(params)
         if formulation == NATIVE:
             assert self.native_search is not None
-            return Built(NativeTask(self.native_search, n, params, self.sense, self.native_warm_up), lambda values: values)
+            task = NativeTask(self.native_search, n, params, self.sense, self.native_warm_up)
+            return Built(task, lambda values: values)      # a native search answers in the puzzle's terms
         return self.generate(n, formulation, params)
 
     def generate(self, n: int | None, formulation: str, params: Any) -> Built:

@@ -110,4 +110,5 @@ def require(name: str) -> None:
     except Unavailable:
         raise
     except Exception as e:
-        raise Unavailable(f"{name} is unavailable ({e}); install: {backend_class(split_name(name)[0]).install}") from None
+        install = backend_class(split_name(name)[0]).install
+        raise Unavailable(f"{name} is unavailable ({e}); install: {install}") from None

@@ -79,9 +79,9 @@ def race(model: Any, options: Options) -> Result:
         if not ready:
             break
         for conn in ready:
-            i, worker = workers[conn]
+            i, worker = workers[conn]  # type: ignore[index]
             try:
-                kind, payload = conn.recv()
+                kind, payload = worker.conn.recv()
             except (EOFError, ConnectionError):
                 worker.kill()
                 results[i] = Result(Status.ERROR, message="racer process died")
@@ -100,7 +100,7 @@ def race(model: Any, options: Options) -> Result:
                 results[i].total_seconds = time.perf_counter() - started
                 if results[i].proven and winner is None:
                     winner = i
-    for conn, (i, worker) in workers.items():
+    for i, worker in workers.values():
         if i not in results:        # a loser or a racer past the deadline: stop it, keep its figures
             worker.kill()
             results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))

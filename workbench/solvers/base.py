@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import enum
 import time
-from dataclasses import asdict, dataclass, field
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
 
 
 class Status(str, enum.Enum):
@@ -42,11 +43,11 @@ class Options:
     show: int = 0                           # with count: keep this many example solutions
     sat_solver: str | None = None           # the SAT solver inside MaxSAT (python-sat's name, e.g. cd195)
 
-    def remaining(self, since: float) -> float | None:
+    def remaining(self, since: float) -> float:
         """The solver's own limit: what is left after the model building done since `since`
         (a perf_counter time), so that a run ends near the limit, not past the runner's deadline."""
         if self.time_limit is None:
-            return None
+            return float("inf")
         return max(0.1, self.time_limit - (time.perf_counter() - since))
 
 
@@ -122,7 +123,7 @@ class Backend(ABC):
     def version(self) -> str:
         """The solver's version, cheaply (importlib.metadata); Unavailable when it is missing."""
 
-    def prepare(self, model: Any) -> None:
+    def prepare(self, model: Any) -> None:  # noqa: B027 - optional, and nothing to do by default
         """One-off work (say, compiling native code) done before the time limit starts counting."""
 
     @abstractmethod

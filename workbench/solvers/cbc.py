@@ -1,13 +1,12 @@
 """CBC through PuLP's bundled binary; the proven bound is read from CBC's own log."""
 from __future__ import annotations
 
-from typing import Any
-
 import os
 import re
 import tempfile
 import time
 from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.writers import to_pulp

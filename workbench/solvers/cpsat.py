@@ -2,13 +2,12 @@
 counting."""
 from __future__ import annotations
 
-from typing import Any
-
 import time
 from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, Row, as_linear
-from .base import Backend, SolutionCount, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
 
 INSTALL = "pip install ortools"
 
@@ -23,21 +22,21 @@ def build(model: LinearModel):
     from ortools.sat.python import cp_model
 
     cp = cp_model.CpModel()
-    xs = [cp.NewBoolVar(v.name) if (v.lb, v.ub) == (0, 1) else cp.NewIntVar(v.lb, v.ub, v.name)
+    xs = [cp.new_bool_var(v.name) if (v.lb, v.ub) == (0, 1) else cp.new_int_var(v.lb, v.ub, v.name)
           for v in model.vars]
     is_bool = [(v.lb, v.ub) == (0, 1) for v in model.vars]
 
     def add(row: Row):
         if (row.lo == 1 and row.hi is None and all(c == 1 and is_bool[v] for v, c in row.terms)):
-            return cp.AddBoolOr([xs[v] for v, _ in row.terms])   # covering rows: clauses propagate best
+            return cp.add_bool_or([xs[v] for v, _ in row.terms])   # covering rows: clauses propagate best
         if row.lo is None and row.hi is None:
             return None
         expr = sum(_integral(c, row.name) * xs[v] for v, c in row.terms)
         lo = None if row.lo is None else _integral(row.lo, row.name)
         hi = None if row.hi is None else _integral(row.hi, row.name)
         if lo is not None and hi is not None:
-            return cp.AddLinearConstraint(expr, lo, hi)
-        return cp.Add(expr >= lo) if lo is not None else cp.Add(expr <= hi)
+            return cp.add_linear_constraint(expr, lo, hi)
+        return cp.add(expr >= lo) if lo is not None else cp.add(expr <= hi)  # type: ignore[operator]
 
     for row in model.rows:
         add(row)
@@ -47,14 +46,14 @@ def build(model: LinearModel):
         if constraint is not None:
             constraint.OnlyEnforceIf(lit)
     for group in model.alldiff:
-        cp.AddAllDifferent([xs[v] for v in group.vars])
+        cp.add_all_different([xs[v] for v in group.vars])
     if model.objective:
         expr = sum(_integral(c, "objective") * xs[v] for v, c in model.objective)
-        cp.Maximize(expr) if model.is_maximise else cp.Minimize(expr)
+        cp.maximize(expr) if model.is_maximise else cp.minimize(expr)
     for v, val in model.hints.items():
-        cp.AddHint(xs[v], val)
+        cp.add_hint(xs[v], val)
     if model.search_order:
-        cp.AddDecisionStrategy([xs[v] for v in model.search_order], cp_model.CHOOSE_FIRST,
+        cp.add_decision_strategy([xs[v] for v in model.search_order], cp_model.CHOOSE_FIRST,
                                cp_model.SELECT_MAX_VALUE)
     return cp, xs
 
@@ -116,7 +115,7 @@ class CPSAT(Backend):
         t1 = time.perf_counter()
         code = solver.Solve(cp, Listener())
         t2 = time.perf_counter()
-        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
         if options.count:
             return counted.result(code in (cp_model.OPTIMAL, cp_model.INFEASIBLE), **timings)
         has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)

@@ -1,10 +1,9 @@
 """HiGHS through highspy: the whole model passed at once, solutions read in bulk."""
 from __future__ import annotations
 
-from typing import Any
-
 import time
 from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import matrix_form

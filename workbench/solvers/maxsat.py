@@ -1,13 +1,12 @@
 """Core-guided MaxSAT (python-sat's RC2): each core found raises the proven lower bound."""
 from __future__ import annotations
 
-from typing import Any
-
 import random
 import threading
 import time
 from dataclasses import replace
 from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
 from ..models.writers import to_wcnf
@@ -70,9 +69,9 @@ class MaxSAT(Backend):
         if isinstance(model, HittingSet):
             chosen = greedy_hitting_set(model)
             values = [0] * model.n_elements
-            for e in chosen:
-                values[e] = 1
-            report(Incumbent(float(sum(model.weight(e) for e in chosen)), 0.0, values))
+            for element in chosen:
+                values[element] = 1
+            report(Incumbent(float(sum(model.weight(c) for c in chosen)), 0.0, values))
             ms = hitting_set_to_maxsat(model)
         elif isinstance(model, MaxSatModel):
             ms = model
@@ -105,7 +104,7 @@ class MaxSAT(Backend):
             if timer:
                 timer.cancel()
         t2 = time.perf_counter()
-        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1)
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1)
         bound = sign * (ms.offset + rc2.cost)
         if assignment is None:
             rc2.delete()

@@ -102,7 +102,7 @@ class MiniZinc(Backend):
                 with open(path, "w") as f:
                     f.write(content)
             instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
-            kwargs = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
+            kwargs: dict[str, Any] = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
                           random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
                           verbose=bool(options.verbose))
             if options.time_limit is not None:
@@ -114,7 +114,7 @@ class MiniZinc(Backend):
             t1 = time.perf_counter()
             final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
             t2 = time.perf_counter()
-        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=str(final.status) if final else "")
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=str(final.status) if final else "")
         bound = None
         if final is not None and final.statistics.get("objectiveBound") is not None:
             bound = float(final.statistics["objectiveBound"])

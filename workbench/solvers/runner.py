@@ -14,7 +14,7 @@ import sys
 import time
 import traceback
 from dataclasses import replace
-from multiprocessing.connection import Connection, wait as wait_for
+from multiprocessing.connection import Connection
 from typing import Any
 
 from . import backend, backend_class, canonical, split_name

@@ -2,10 +2,9 @@
 dual bound streamed by an event handler, exact solution counting for pure 0-1 models."""
 from __future__ import annotations
 
-from typing import Any
-
 import time
 from importlib.metadata import version as _dist_version
+from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import flatten
@@ -110,7 +109,7 @@ class SCIP(Backend):
         scip.optimize()
         t2 = time.perf_counter()
         status = scip.getStatus()
-        timings = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=f"SCIP {status}")
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=f"SCIP {status}")
         if status == "infeasible":
             return Result(Status.INFEASIBLE, **timings)
         has_solution = scip.getNSols() > 0

@@ -122,6 +122,7 @@ def planning_model(start: tuple[int, ...] | None, horizon: int, pandiagonal: boo
         values = [s[c] for s in starts]
         m.add_row([(x[0][c], 1.0)], lo=min(values), hi=max(values), name=f"start{c}")
     moved = []
+    last: dict[tuple[int, int], int] = {}      # the previous step's move variables
     for t in range(horizon):
         move = {(a, b): m.add_var(f"m{t}_{a}_{b}") for a, b in EDGES}
         stay = [m.add_var(f"s{t}_{c}") for c in range(CELLS)]

@@ -7,17 +7,15 @@ magic squares, 7040 / 880 / 384) gives {"square": board} solutions instead.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import argparse
 from dataclasses import dataclass
+from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
+from ..base import BadInput, BenchCase, Formulation, Params, Puzzle, option
 from .check import check as check_solution
 from .model import SIDE, SORTED, build_plan, build_squares, format_board, parse_board
-
 
 BENCH_START = "8 2 6 11 12 15 13 1 7 0 9 4 3 5 10 14"    # 20 random moves from a magic square
 
@@ -151,7 +149,7 @@ class Magic15Puzzle(Puzzle):
                                    label="planning model on the scrambled start, horizon 18"))
             for params in ({"symmetry": False}, {"symmetry": True}, {"symmetry": False, "pandiagonal": True}):
                 cases.append(BenchCase(self.name, None, solver, 300.0, formulation="squares", params=params,
-                                       count=True, label=f"count {self.table_key(Magic15Params(**params), 'squares')}"))
+                                       count=True, label=f"count {self.table_key(self.params(params), 'squares')}"))
         return cases
 
 

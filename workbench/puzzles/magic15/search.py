@@ -10,17 +10,16 @@ whole target set. Targets of the other permutation parity are unreachable and sk
 """
 from __future__ import annotations
 
-from typing import Any
-
 import functools
 import time
+from typing import Any
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from .model import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours, parse_board
 from ...solvers.base import Incumbent, Options, Report, Result, Status
+from .model import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours
 
 NB = np.full((CELLS, 4), -1, dtype=np.int64)
 NN = np.zeros(CELLS, dtype=np.int64)

@@ -7,14 +7,14 @@ numbers (OEIS A006318), a separate published series.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass
+from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
-from .check import check as check_set, fill
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from .check import check as check_set
+from .check import fill
 from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 

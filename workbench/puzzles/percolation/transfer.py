@@ -17,10 +17,9 @@ Example sets for `count --show K` come from a depth-first walk of the same trans
 """
 from __future__ import annotations
 
-from typing import Any
-
 import threading
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -392,7 +391,7 @@ def _run_parallel(work, threads: int) -> None:
     def guarded(t: int) -> None:
         try:
             work(t)
-        except BaseException as e:  # noqa: BLE001 - handed back to the caller's thread
+        except BaseException as e:
             errors.append(e)
 
     pool = [threading.Thread(target=guarded, args=(t,)) for t in range(1, threads)]

@@ -6,7 +6,8 @@ leaving (x, y) right and down and (x+s, y) down and (x, y+s) right are all at le
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..base import Verdict
 

@@ -147,7 +147,7 @@ def build(n: int, margin: int = 0, formulation: str = "strong") -> Built:
     def decode(values: Any) -> dict[str, Any]:
         on = [i for i, v in enumerate(values) if round(v) == 1]
         matches = sorted(g.matches[i] for i in on if i < first_placement)
-        chosen = [placements[i - first_placement] for i in on if first_placement <= i < first_placement + len(placements)]
+        chosen = [placements[i - first_placement] for i in on if 0 <= i - first_placement < len(placements)]
         return {"n": n, "margin": margin, "matches": [list(m) for m in matches],
                 "squares": [[p.size, p.x, p.y] for p in chosen]}
 

@@ -6,14 +6,14 @@ each size the drawings label.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from dataclasses import dataclass
+from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
-from .check import check as check_squares, find_squares, parse_matches
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from .check import check as check_squares
+from .check import find_squares, parse_matches
 from .model import FORMULATIONS, build
 
 BOX = {  # (up, down, left, right) -> the junction drawn at a point

@@ -20,15 +20,16 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numba
 import numpy as np
 from numba import njit, prange
 
-from .model import Grid, Placement, square_matches
 from ...solvers.base import Incumbent, Options, Report, Result, Status
+from .model import Grid, Placement, square_matches
 
 INF = 1 << 30
 
@@ -322,7 +323,7 @@ class Placements:
     @classmethod
     def build(cls, n: int, margin: int = 0, diagonal_above: int | None = None,
               lattice: tuple[int, int] | None = None, runs_above: int | None = None,
-              fixed: dict[int, Placement] | None = None) -> "Placements":
+              fixed: dict[int, Placement] | None = None) -> Placements:
         """diagonal_above: sizes larger than this are only placed on the main diagonal;
         lattice (spacing, above): sizes larger than `above` only on that lattice (_on_lattice);
         runs_above: the sizes larger than this come in runs of two or more consecutive sizes, each
@@ -345,8 +346,8 @@ class Placements:
             starts.append(len(items))
             items += ps
             ends.append(len(items))
-        arr = lambda f, t=np.int64: np.array([f(p) for p in items], t)  # noqa: E731
-        leads = lambda p: not on_lattice or p.size <= lattice[1] or on_lattice(p)  # noqa: E731
+        arr = lambda f, t=np.int64: np.array([f(p) for p in items], t)
+        leads = lambda p: not on_lattice or p.size <= lattice[1] or on_lattice(p)
         sizes = np.arange(n, 0, -1)                # the size at each depth
         prun = np.zeros(n, np.bool_)               # the largest square never follows
         if runs_above is not None:
@@ -537,7 +538,7 @@ def upper_bound(n: int, margin: int = 0, deadline: float = float("inf"), diagona
                 run(Placements.build(n, margin, fixed=fixed), label, until)
 
     def beams(fraction: float) -> None:
-        from .beam import beam       # (which imports this module)
+        from .beam import beam  # (which imports this module)
         until, took = share(fraction), 0.0
         for width in BEAM_WIDTHS:            # each about 4 times the work of the one before
             if time.time() + 4 * took > until:

@@ -18,7 +18,8 @@ Formulations:
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ...models.core import AllDifferent, Built, LinearModel
 
@@ -44,7 +45,7 @@ def box_model(n: int, box: int, top: int, formulation: str = "max",
     for r, c in cells:
         for v in range(1, top + 1):
             m.add_var(f"x_{r}_{c}_{v}")
-    x = lambda r, c, v: var_index(box, top, r, c, v)  # noqa: E731 - a short local alias
+    x = lambda r, c, v: var_index(box, top, r, c, v)
     m.project = list(range(len(m.vars)))
     for r, c in cells:
         m.add_row([(x(r, c, v), 1) for v in range(1, top + 1)], hi=1, name=f"cell_{r}_{c}")
@@ -129,7 +130,7 @@ def position_model(n: int, top: int, radius: int | None = None) -> LinearModel:
 
     def touching(r1: int, c1: int, r2: int, c2: int, name: str) -> int:
         t = m.add_var(name)
-        apart = []
+        apart: list[int] = []
         for x1, x2 in ((r1, r2), (c1, c2)):
             m.add_indicator(t, 1, [(x1, 1), (x2, -1)], lo=-1, hi=1)
             for sign in (1, -1):

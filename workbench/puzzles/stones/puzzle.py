@@ -6,16 +6,16 @@ search is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, Verdict, option
-from .check import check as check_board, parse_board
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from .check import check as check_board
+from .check import parse_board
 from .model import FORMULATIONS, build
 
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)

@@ -17,15 +17,14 @@ Why this shape:
 """
 from __future__ import annotations
 
-from typing import Any
-
 import os
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from typing import Any
 
-import numpy as np
 import numba
+import numpy as np
 from numba import njit
 
 from ...solvers.base import Incumbent, Options, Report, Result, Status

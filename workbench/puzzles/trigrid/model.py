@@ -13,7 +13,7 @@ from itertools import permutations
 Point = tuple[int, int]
 # the six lattice directions in counter-clockwise order (0, 60, 120, ... degrees)
 DIRECTIONS: tuple[Point, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-TURNS = {"triangle": [(2, 2, 2)], "quad": sorted(set(permutations((1, 1, 2, 2))))}
+TURNS: dict[str, list[tuple[int, ...]]] = {"triangle": [(2, 2, 2)], "quad": sorted(set(permutations((1, 1, 2, 2))))}
 
 
 class Grid:
@@ -26,7 +26,7 @@ class Grid:
                 q = (x + dx, y + dy)
                 if self.inside(q):
                     self.matches.append(((x, y), q))
-        self.index = {}
+        self.index: dict[tuple[Point, Point], int] = {}
         for i, (a, b) in enumerate(self.matches):
             self.index[a, b] = self.index[b, a] = i
 
@@ -57,7 +57,7 @@ class Grid:
 
     def shapes(self, kind: str) -> list[tuple[int, ...]]:
         """Every shape of this kind as the sorted tuple of its match indices."""
-        found = set()
+        found: set[tuple[int, ...]] = set()
         for p in self.points:
             for d in range(6):
                 for turns in TURNS[kind]:
@@ -72,7 +72,7 @@ class Grid:
         barycentric coordinates (x, y, z)."""
         perms = []
         for order in sorted(permutations(range(3)))[1:]:
-            def image(p: Point) -> Point:
+            def image(p: Point, order: tuple[int, ...] = order) -> Point:
                 xyz = (p[0], p[1], self.n - p[0] - p[1])
                 return xyz[order[0]], xyz[order[1]]
             perms.append([self.index[image(a), image(b)] for a, b in self.matches])

@@ -7,8 +7,9 @@ from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built, HittingSet, MaxSatModel, hitting_set_to_maxsat
-from ..base import BenchCase, Formulation, Params, Puzzle, Verdict
-from .check import all_matches, check as check_grid
+from ..base import BenchCase, Formulation, Params, Puzzle
+from .check import all_matches
+from .check import check as check_grid
 from .model import grid
 
 N_MAX = 30
@@ -50,9 +51,11 @@ class TriGridPuzzle(Puzzle):
 
 
     def render(self, n: int | None, solution: Any, params: TriGridParams) -> str:
+        assert n is not None
         return draw_ascii(n, solution)
 
     def png(self, n: int | None, solution: Any, path: str, params: TriGridParams) -> None:
+        assert n is not None
         draw_png(n, solution, path, f"{self.title}, N = {n}: {len(solution)} matches removed")
 
     def bench_cases(self) -> list[BenchCase]:
@@ -102,12 +105,12 @@ def lex_leader(hs: HittingSet, symmetries: list[list[int]]) -> MaxSatModel:
         inverse = [0] * len(perm)
         for e, image in enumerate(perm):
             inverse[image] = e
-        equal = None                   # e_i as a variable; None: true (the empty prefix)
+        equal: int | None = None       # e_i as a variable; None: true (the empty prefix)
         for i in range(hs.n_elements):
             x, y = i + 1, inverse[i] + 1   # y_i = g(x)_i = x[g^-1(i)]
             if x == y:
                 continue
-            guard = [] if equal is None else [-equal]
+            guard: list[int] = [] if equal is None else [-equal]
             ms.hard.append(guard + [-x, y])
             top += 1
             ms.hard += [guard + [x, y, top], guard + [-x, -y, top]]
