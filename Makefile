@@ -1,7 +1,7 @@
 # Two entry points do all the set-up on a fresh machine:
 #   make run    installs what is needed, then runs the main job (recomputes a table per puzzle
 #               into a fresh runs/<time>/ and compares it with the published values)
-#   make test   installs what is needed, then runs the test suite
+#   make test   installs what is needed, then runs ruff, mypy and the test suite
 VENV   := .venv
 PY     := $(VENV)/bin/python
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -21,6 +21,8 @@ run: setup
 	$(PY) -m workbench showcase
 
 test: setup
+	$(VENV)/bin/ruff check workbench tests docs
+	$(VENV)/bin/mypy workbench
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 bench: setup

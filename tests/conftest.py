@@ -1,14 +1,32 @@
+"""Shared fixtures: the backends come from the registry and the published values from the puzzles'
+own data, so that no test keeps a list of its own."""
 import pytest
 
-from workbench.solvers import installed
+from workbench.models.core import HittingSet
+from workbench.puzzles import published_table
+from workbench.solvers import BACKENDS, backend_class, canonical, installed
 
-MODEL_BACKENDS = ["highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode"]
+
+def published_values(key: str) -> dict[int, int]:
+    """The published series `key` (n -> value), read from its puzzle package's data."""
+    return {n: p.value for n, p in published_table(key).items()}
+
+
+def model_backends(kind: type = HittingSet) -> list[str]:
+    """Every single backend that takes this model kind, by its default name."""
+    return [canonical(b) for b in BACKENDS if not backend_class(b).in_parent and kind in backend_class(b).kinds]
+
+
+@pytest.fixture(scope="session")
+def published():
+    """published("squares")[n]: a published value, never a computed one."""
+    return published_values
 
 
 @pytest.fixture(scope="session")
 def backends() -> list[str]:
-    """The model backends that run on this machine (the set-up installs all of them)."""
+    """The model backends of the registry; the set-up installs all of them, so each must run here."""
     here = installed()
-    missing = [b for b in MODEL_BACKENDS if b not in here]
+    missing = [b for b in model_backends() if b not in here]
     assert not missing, f"backends missing after set-up: {missing}"
-    return MODEL_BACKENDS
+    return model_backends()

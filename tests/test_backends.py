@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from conftest import model_backends
 
 from workbench import pipeline
 from workbench.models.core import AllDifferent, HittingSet, LinearModel
@@ -31,7 +32,7 @@ def brute_force(hs: HittingSet) -> int:
     return best
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode"])
+@pytest.mark.parametrize("solver", model_backends())
 def test_random_hitting_sets_agree_with_brute_force(solver, backends):
     for seed in range(N_RANDOM):
         hs = random_hitting_set(seed)
@@ -85,7 +86,7 @@ def brute_linear(m: LinearModel):
     return best
 
 
-@pytest.mark.parametrize("solver", ["highs", "cbc", "cpsat", "scip", "minizinc:gecode"])
+@pytest.mark.parametrize("solver", model_backends(LinearModel))
 def test_random_linear_models_with_indicators_agree_with_brute_force(solver, backends):
     for seed in range(30):
         m = random_linear(seed)

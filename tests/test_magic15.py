@@ -2,11 +2,10 @@
 across backends, and the planning model against the native search on short random starts."""
 from __future__ import annotations
 
-import csv
 import random
-from pathlib import Path
 
 import pytest
+from conftest import published_values
 
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.check import bad_sums, check, replay
@@ -17,8 +16,7 @@ from workbench.puzzles.magic15.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "magic15" / "data" / "magic15.csv"
-PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
+PUBLISHED = published_values("magic15")
 COUNTS = {(False, False): 7040, (False, True): 880, (True, False): 384}   # OEIS A006052; Rosser-Walker
 MODEL_SOLVERS = ["cpsat", "minizinc:gecode"]
 

@@ -3,16 +3,15 @@ counter against the published series and its own enumeration, and the CP model o
 backends agreeing with both."""
 from __future__ import annotations
 
-import csv
 import itertools
 import json
 import random
 import subprocess
 import sys
 from collections import deque
-from pathlib import Path
 
 import pytest
+from conftest import published_values
 
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.percolation.check import percolates
@@ -21,15 +20,8 @@ from workbench.puzzles.percolation.transfer import count_sets, enumerate_count, 
 from workbench.puzzles.percolation.transfer import solve as native_solve
 from workbench.solvers.base import Options, Status
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "percolation" / "data"
-
-
-def published(key: str) -> dict[int, int]:
-    return {int(r["n"]): int(r["value"]) for r in csv.DictReader((DATA / f"{key}.csv").open())}
-
-
-A146971 = published("percolation")
-SCHROEDER = published("percolation-permutation")
+A146971 = published_values("percolation")
+SCHROEDER = published_values("percolation-permutation")
 PUZZLE = PercolationPuzzle()
 
 

@@ -1,12 +1,11 @@
 """Matchstick squares: checker verdicts, native search vs published values and counts, backends agree."""
 from __future__ import annotations
 
-import csv
 import re
 import time
-from pathlib import Path
 
 import pytest
+from conftest import published_values
 
 from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
@@ -16,8 +15,7 @@ from workbench.puzzles.squares.search import Placements, ladder, polish, search,
 from workbench.puzzles.squares.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "squares" / "data" / "squares.csv"
-PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
+PUBLISHED = published_values("squares")
 CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52]
 
 

@@ -1,10 +1,8 @@
 """Stepping stones: checker verdicts, the exact search against published values, CP backends agree."""
 from __future__ import annotations
 
-import csv
-from pathlib import Path
-
 import pytest
+from conftest import published_values
 
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
@@ -16,8 +14,7 @@ from workbench.puzzles.stones.search import search, subtree
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
-DATA = Path(__file__).resolve().parents[1] / "workbench" / "puzzles" / "stones" / "data" / "stones.csv"
-PUBLISHED = {int(r["n"]): int(r["value"]) for r in csv.DictReader(DATA.open())}
+PUBLISHED = published_values("stones")
 PUZZLE = StonesPuzzle()
 # xash's a(5) = 49 board from the seed document, as [row, col, value] triples (rules data, not code)
 SEED_49 = """\

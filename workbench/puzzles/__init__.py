@@ -1,8 +1,12 @@
-"""Puzzle registry: name -> the class that wires its generator, checker, drawings and data."""
+"""Puzzle registry: name -> the class that wires its generator, checker, drawings and data.
+
+Adding a puzzle: one package puzzles/<family>/ (see base.py for the contract) and one line below.
+"""
 from __future__ import annotations
 
 import csv
 import importlib
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +34,13 @@ def get(name: str) -> Puzzle:
         raise BadInput(f"puzzle '{name}' is not available in this build ({e})") from e
 
 
+def register(name: str, target: str) -> None:
+    """Add a puzzle from outside this package ("module:Class"), as a REGISTRY line would."""
+    REGISTRY[name] = target
+    get.cache_clear()
+    published_table.cache_clear()
+
+
 def available() -> list[Puzzle]:
     found = []
     for name in REGISTRY:
@@ -43,7 +54,8 @@ def available() -> list[Puzzle]:
 @cache
 def published_table(key: str) -> dict[int, Published]:
     """Published reference values, from <puzzle package>/data/<key>.csv (never printed as our own)."""
-    paths = sorted(Path(__file__).parent.glob(f"*/data/{key}.csv"))
+    packages = {Path(str(sys.modules[type(p).__module__].__file__)).parent for p in available()}
+    paths = sorted(path for package in packages if (path := package / "data" / f"{key}.csv").is_file())
     if not paths:
         return {}
     path = paths[0]

@@ -78,6 +78,15 @@ def _answer(conn: Connection) -> None:
         conn.send(("result", result))
 
 
+def _stderr_fd() -> int:
+    """Where a worker's solver output goes: our stderr, or the process's own where ours is not a file
+    (captured, say, by a test or a notebook)."""
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__.fileno() if sys.__stderr__ else subprocess.DEVNULL
+
+
 class Worker:
     """A fresh interpreter (not a fork: solver libraries must not meet in one process), talking
     over a socket pair so that solver output on stdout never mixes with the messages."""
@@ -86,7 +95,7 @@ class Worker:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno()), str(os.getpid())],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=sys.stderr.fileno())
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd())
         theirs.close()
         self.conn = Connection(ours.detach())
         try:

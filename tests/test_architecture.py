@@ -1,0 +1,118 @@
+"""The layout's contracts, checked statically over workbench/, and a toy puzzle from this folder
+taken through solve, table and verify with nothing in workbench/ changed."""
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench import api, cli
+from workbench.puzzles import REGISTRY, register
+from workbench.solvers import BACKENDS
+
+PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports(name: str) -> set[str]:
+    """The workbench modules `name` imports, at module level or inside functions alike."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            target = f"{base}.{node.module}" if node.level and node.module else (node.module or base)
+            submodules = {f"{target}.{alias.name}" for alias in node.names} & MODULES.keys()
+            found |= submodules if node.module is None and submodules else {target} | submodules
+    return {m for m in found if m in MODULES and m != name}
+
+
+def test_no_import_cycles():
+    graph = {name: imports(name) for name in MODULES}
+    state: dict[str, int] = {}          # 1: on the current path, 2: done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for nxt in sorted(graph[name]):
+            assert state.get(nxt) != 1, "import cycle: " + " -> ".join(path[path.index(nxt):] + [name, nxt])
+            if nxt not in state:
+                visit(nxt, path + [name])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [])
+
+
+def test_checkers_import_neither_generator_nor_search():
+    checkers = [n for n in MODULES if n.startswith("workbench.puzzles.") and n.endswith(".check")]
+    assert len(checkers) == 5
+    for name in checkers:
+        assert imports(name) <= {"workbench.puzzles.base", "workbench.puzzles"}, (name, imports(name))
+
+
+def _backend_name_checks(path: Path) -> list[str]:
+    """A solver or backend compared with a backend's name, or startswith() one: code that
+    special-cases a backend (formulations may share a backend's name, as squares' maxsat does)."""
+    names = set(BACKENDS)
+
+    def named(node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value.partition(":")[0] in names
+        return isinstance(node, (ast.Tuple, ast.List, ast.Set)) and any(named(e) for e in node.elts)
+
+    def about_backends(node: ast.AST) -> bool:
+        return any(word in ast.unparse(node) for word in ("solver", "backend", "base", "sub"))
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        operands = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
+        if any(named(x) for x in operands) and any(about_backends(x) for x in operands if not named(x)):
+            found.append(f"{path.name}:{node.lineno}")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "startswith" and any(named(a) for a in node.args):
+            found.append(f"{path.name}:{node.lineno}")
+    return found
+
+
+def test_no_backend_is_named_outside_its_own_module():
+    own = {PACKAGE / "solvers" / f"{mod.split(':')[0].rsplit('.', 1)[-1]}.py" for mod in BACKENDS.values()}
+    checks = [hit for path in MODULES.values() if path not in own for hit in _backend_name_checks(path)]
+    assert not checks, checks
+
+
+@pytest.fixture
+def toy():
+    register("cyclecover", "toy:CycleCover")
+    yield "cyclecover"
+    del REGISTRY["cyclecover"]
+    register.__globals__["get"].cache_clear()
+
+
+def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(toy, tmp_path, capsys):
+    run = api.solve(toy, 7, solver="maxsat", time_limit=30)
+    assert (run.value, run.status, run.verified, run.match) == (4, "optimal", True, "yes")
+    rows = api.table(toy, "2..6", solver="highs", time_limit=30, results_dir=tmp_path)
+    assert [r.value for r in rows] == [1, 2, 2, 3, 3] and all(r.match == "yes" for r in rows)
+    assert (tmp_path / "cyclecover.csv").is_file()
+    record = tmp_path / "seven.json"
+    record.write_text(json.dumps(run.record()))
+    assert cli.main(["verify", toy, "--n", "7", str(record)]) == 0
+    bad = dict(run.record(), solution=run.solution[1:])
+    record.write_text(json.dumps(bad))
+    assert cli.main(["verify", toy, "--n", "7", str(record)]) == 1
+    assert "INVALID" in capsys.readouterr().out
