@@ -17,7 +17,7 @@ from .pipeline import Run, plan, stored
 from .pipeline import solve as run_pipeline
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
-from .solvers import backend_class, canonical, known, require, split_name
+from .solvers import backend_class, canonical, first_counting, known, require, split_name
 from .solvers.base import Options
 
 RESULTS = Path("results")
@@ -37,7 +37,8 @@ def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
 def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
     """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
     Puzzles that do not count answer `count` with their count_solver on their counting formulation."""
-    chosen = canonical(solver or (puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver))
+    default = puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver or first_counting()
+    chosen = canonical(solver or default)
     if count:
         if not puzzle.can_count:
             raise BadInput(f"{puzzle.name} is not a counting puzzle")

@@ -132,7 +132,8 @@ class Puzzle:
     formulations: tuple[Formulation, ...] = ()
     Params: type[Params] = Params
     default_solver: str = "highs"
-    count_solver: str = "cpsat"         # the backend that answers `count` for puzzles that are not counts
+    count_solver: str | None = None     # the backend that answers `count` for puzzles that are not
+                                        # counts (None: the registry's first that enumerates models)
     native_search: str | None = None    # "module:function" run by the native search backend
     native_warm_up: str | None = None   # "module:function" compiling it, run before the clock starts
     counts: bool = False                # the puzzle's question is a count (the `count` command)

@@ -10,6 +10,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
+from ..models.core import NativeTask
 from .base import Backend, Options, Result, Status, Unavailable, UnsupportedModel
 
 BACKENDS = {
@@ -24,7 +25,7 @@ BACKENDS = {
 }
 
 __all__ = ["BACKENDS", "Backend", "Options", "Result", "Status", "Unavailable", "UnsupportedModel",
-           "UnknownSolver", "available_solvers", "backend", "backend_class", "canonical", "installed",
+           "UnknownSolver", "available_solvers", "backend", "backend_class", "canonical", "first_counting", "installed",
            "known", "require", "split_name"]
 
 
@@ -82,6 +83,12 @@ def available_solvers() -> list[SolverInfo]:
                 version = ""
             infos.append(SolverInfo(name, reason is None, version, f"unavailable: {reason}" if reason else ""))
     return infos
+
+
+def first_counting() -> str:
+    """The registry's first backend that counts a model's solutions by enumeration."""
+    return next(canonical(b) for b, cls in ((b, backend_class(b)) for b in BACKENDS)
+                if cls.counts and not cls.in_parent and NativeTask not in cls.kinds)
 
 
 def installed(kind: type | None = None) -> list[str]:

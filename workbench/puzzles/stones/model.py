@@ -24,7 +24,7 @@ from typing import Any
 from ...models.core import AllDifferent, Built, LinearModel
 
 FORMULATIONS = {
-    "max": "maximise the largest number placed (values capped at --top, default a(n)+1 known bound)",
+    "max": "maximise the largest number placed (values capped at --top, default 12 n + 6: above every record)",
     "reach": "feasibility: place every number 2..top (maximise by increasing --top)",
     "position": "a row and column per value and per one, adjacency Booleans, maximise the last value "
                 "placed; box-free for n <= 4 (default for cpsat)",
