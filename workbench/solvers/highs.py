@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import matrix_form
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
+from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install highspy"
 
@@ -17,15 +16,10 @@ class HiGHS(Backend):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     exports = ("lp", "mps")
-
-    def version(self) -> str:
-        return _dist_version("highspy")
+    distribution = "highspy"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            import highspy
-        except ImportError as e:
-            raise Unavailable(f"highspy is not installed ({INSTALL})") from e
+        highspy = self.library("highspy")
         t0 = time.perf_counter()
         n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
         mf = matrix_form(model)
