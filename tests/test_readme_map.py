@@ -1,0 +1,39 @@
+"""Issue 16: the README's newcomer's map names every folder and top-level module of workbench/ and
+every puzzle package, so that the layout cannot grow a part the map does not show."""
+from pathlib import Path
+
+from workbench.puzzles import available
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "workbench"
+MAP = (ROOT / "README.md").read_text().split("A newcomer's map:")[1].split("\n\n")[1]
+FAMILIES = next(line for line in MAP.splitlines() if line.startswith("| `workbench/puzzles/<family>/`"))
+
+
+def _folders(under: Path) -> list[Path]:
+    return sorted(p for p in under.iterdir() if p.is_dir() and p.name not in ("__pycache__", "data"))
+
+
+def test_the_map_is_a_table_of_one_line_per_path():
+    rows = MAP.splitlines()
+    assert rows[0].startswith("| path |") and len(rows) > 5
+    assert all(row.startswith("| `") and row.count(" | ") == 1 for row in rows[2:])
+
+
+def test_every_folder_of_workbench_is_on_the_map():
+    for folder in _folders(PACKAGE):
+        assert f"`workbench/{folder.name}/`" in MAP, folder
+    for family in _folders(PACKAGE / "puzzles"):
+        assert f"`{family.name}`" in FAMILIES, family
+
+
+def test_every_top_level_module_is_on_the_map():
+    for module in sorted(PACKAGE.glob("*.py")):
+        if module.name not in ("__init__.py", "__main__.py"):
+            assert f"`{module.name}`" in MAP or f"`workbench/{module.name}`" in MAP, module
+
+
+def test_every_puzzle_is_named_with_its_package():
+    for puzzle in available():
+        family = type(puzzle).__module__.split(".")[2]
+        assert f"`{family}`" in FAMILIES and puzzle.name in FAMILIES, (puzzle.name, family)
