@@ -1,12 +1,16 @@
 """Issue 16: the README's newcomer's map names every folder and top-level module of workbench/ and
-every puzzle package, so that the layout cannot grow a part the map does not show."""
+every puzzle package, so that the layout cannot grow a part the map does not show; and every command
+the README shows still parses, so that a renamed flag cannot leave the README behind."""
+import shlex
 from pathlib import Path
 
-from workbench.puzzles import available
+from workbench.cli import build_parser
+from workbench.puzzles import available, get
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "workbench"
-MAP = (ROOT / "README.md").read_text().split("A newcomer's map:")[1].split("\n\n")[1]
+README = (ROOT / "README.md").read_text()
+MAP = README.split("A newcomer's map:")[1].split("\n\n")[1]
 FAMILIES = next(line for line in MAP.splitlines() if line.startswith("| `workbench/puzzles/<family>/`"))
 
 
@@ -37,3 +41,22 @@ def test_every_puzzle_is_named_with_its_package():
     for puzzle in available():
         family = type(puzzle).__module__.split(".")[2]
         assert f"`{family}`" in FAMILIES and puzzle.name in FAMILIES, (puzzle.name, family)
+
+
+def _commands() -> list[list[str]]:
+    """The README's example command lines, as argument vectors (comment and redirection dropped)."""
+    lines = [line.strip() for line in README.splitlines() if line.startswith("    python -m workbench ")]
+    return [shlex.split(line, comments=True)[3:] for line in lines]
+
+
+def test_every_command_the_readme_shows_parses():
+    commands = _commands()
+    shown = {argv[0] for argv in commands}
+    assert {"list", "solvers", "solve", "count", "table", "compare", "verify", "export", "bench", "plot",
+            "showcase"} <= shown
+    parser = build_parser()
+    for argv in commands:
+        words = argv[:argv.index(">")] if ">" in argv else argv
+        args = parser.parse_args(words)          # exits with status 2 on an unknown or malformed flag
+        if getattr(args, "puzzle", None) and isinstance(args.puzzle, str):
+            assert get(args.puzzle).name == args.puzzle
