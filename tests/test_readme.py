@@ -1,6 +1,7 @@
 """Issue 16: the README's newcomer's map names every folder and top-level module of workbench/ and
 every puzzle package, so that the layout cannot grow a part the map does not show; and every command
 the README shows still parses, so that a renamed flag cannot leave the README behind."""
+import re
 import shlex
 from pathlib import Path
 
@@ -60,3 +61,9 @@ def test_every_command_the_readme_shows_parses():
         args = parser.parse_args(words)          # exits with status 2 on an unknown or malformed flag
         if getattr(args, "puzzle", None) and isinstance(args.puzzle, str):
             assert get(args.puzzle).name == args.puzzle
+
+
+def test_every_link_of_the_readme_and_the_docs_leads_to_a_file():
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#:]+)\)", page.read_text()):
+            assert (page.parent / target).exists(), f"{page.name} links to {target}"
