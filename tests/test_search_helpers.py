@@ -56,7 +56,8 @@ def test_transform_takes_arrays_like_numbers():
     rows, cols = np.array([1, -2, 3]), np.array([0, 5, -1])
     for o in SYMMETRIES:
         r, c = transform(o, rows, cols)
-        assert [(int(a), int(b)) for a, b in zip(r, c)] == [transform(o, int(a), int(b)) for a, b in zip(rows, cols)]
+        assert [(int(a), int(b)) for a, b in zip(r, c, strict=True)] == [
+            transform(o, int(a), int(b)) for a, b in zip(rows, cols, strict=True)]
 
 
 def test_canonical_is_invariant_under_symmetries_and_translations():

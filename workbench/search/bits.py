@@ -6,6 +6,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+Int = int | np.integer          # what compiled code takes as an integer: a Python or a numpy one
+
 
 @intrinsic
 def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
@@ -23,9 +25,9 @@ def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def popcount(x: int) -> int:
+def popcount(x: Int) -> int:
     """The number of set bits of a non-negative integer (any numba integer type)."""
-    return _ctpop(x)
+    return _ctpop(x)  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
@@ -35,7 +37,7 @@ def low_mask(k: int) -> np.uint64:
 
 
 @njit(cache=True)
-def reverse(x: int, width: int) -> int:
+def reverse(x: Int, width: int) -> Int:
     """The lowest `width` bits of x in the opposite order (a row mask mirrored left-right)."""
     y = 0
     for b in range(width):

@@ -31,9 +31,9 @@ class Deadline:
 
     @classmethod
     def after(cls, seconds: float | None) -> Deadline:
-        """A deadline `seconds` from now (None or 0: no limit, as the workbench's time_limit)."""
+        """A deadline `seconds` from now (None: no limit)."""
         now = time.monotonic()
-        return cls(now + seconds if seconds else math.inf, now)
+        return cls(math.inf if seconds is None else now + seconds, now)
 
     def left(self) -> float:
         """Seconds left (never negative; inf without a limit)."""

@@ -27,6 +27,7 @@ from numba import njit, prange
 
 from ...search.deadline import NEVER, Deadline, clock
 from ...search.outcome import Outcome
+from ...search.threads import use_threads
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .beam import beam
 from .kernel import Placements, added, put
@@ -247,7 +248,8 @@ def ladder(n: int, margin: int, group: int, rows: int, blocks: list[tuple[int, b
     56, 58 and 59 (triples, 2 x 2 groups a block) have the plain shape [(2, False)]; n = 57's 1250
     from the beam has blocks of 3 x 3 pairs with one column of pairs up at the top edge, and that
     variant gives n = 54 four matches below its published bound."""
-    fixed, x, size = {}, margin, n
+    fixed: dict[int, Placement] = {}
+    x, size = margin, n
     for b in itertools.count():
         cols, up = blocks[min(b, len(blocks) - 1)]
         y = margin if up else x
@@ -531,8 +533,8 @@ def solve(n: int | None, options: Options, report: Report) -> Result:
     p = options.params
     margin = int(p.get("margin") or 0)
     counting = bool(p.get("all") or options.count)
-    deadline = Deadline.after(options.time_limit)
-    numba.set_num_threads(max(1, min(options.threads or 1, numba.config.NUMBA_NUM_THREADS)))
+    deadline = Deadline.after(options.time_limit or None)     # (0: no limit)
+    use_threads(options.threads)
 
     heuristic_deadline = deadline
     if not p.get("heuristic"):                # keep most of the time for the exact search
