@@ -8,7 +8,8 @@ import random
 import numpy as np
 
 from workbench.search.bits import low_mask, popcount, reverse
-from workbench.search.deadline import Deadline, clock
+from workbench.search.clock import clock
+from workbench.search.deadline import Deadline
 from workbench.search.outcome import Outcome
 from workbench.search.symmetry import SYMMETRIES, at_origin, canonical, transform
 

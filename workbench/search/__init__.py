@@ -1,2 +1,4 @@
-"""What every native search shares: bit tricks, the symmetries of the square, one deadline and one
-result type. Each module is small and imports nothing from the puzzles, so any search can use it."""
+"""What every native search shares, one small module each: bit tricks (bits), the symmetries of the
+square (symmetry), one deadline (deadline) and its clock for compiled code (clock), one result type
+with a merge for split searches (outcome), and the thread count of numba's parallel loops (threads).
+None imports a puzzle; deadline and outcome load no numba."""

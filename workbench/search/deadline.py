@@ -1,25 +1,14 @@
 """One clock and one deadline for every native search.
 
-The clock is time.monotonic(), for Python and for compiled kernels alike (`clock`, through numba's
-object mode: a kernel looks at it every few thousand positions, so the cost does not show). A
-kernel takes the deadline as `Deadline.at`, a float that is infinite when there is no limit.
+The clock is time.monotonic(), for Python and for compiled kernels alike (clock.py). A kernel takes
+the deadline as `Deadline.at`, a float that is infinite when there is no limit. This module loads
+no numba, so that code which never compiles anything (the percolation recursion) can use it.
 """
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass, field
-
-import numba
-from numba import njit
-
-
-@njit(cache=True)
-def clock() -> float:
-    """time.monotonic(), callable from compiled code."""
-    with numba.objmode(t="float64"):
-        t = time.monotonic()
-    return t
 
 
 @dataclass(frozen=True)

@@ -493,7 +493,7 @@ def warm_up() -> None:
 
 
 def solve(n: int | None, options: Options, report: Report) -> Result:
-    """The transfer-matrix side of the `search` backend (percolation_recursion.solve dispatches):
+    """The transfer-matrix side of the `search` backend (recursion.solve dispatches):
     the exact count (options.count) or one percolating set."""
     assert n is not None
     params = options.params

@@ -7,7 +7,7 @@ is four ORs and the matches it adds are four popcounts.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,21 +42,33 @@ def put(rows: np.ndarray, cols: np.ndarray, x: int, y: int, s: int) -> None:
     cols[x + s] |= mask << np.uint64(y)
 
 
-def _on_lattice(n: int, margin: int, spacing: int) -> Callable[[Placement], bool]:
-    """Whether a placement's corner lies a multiple of `spacing` from the largest square's near or
+def _on_lattice(n: int, margin: int, spacing: int, x: np.ndarray, y: np.ndarray, size: int | np.ndarray) -> np.ndarray:
+    """Whether each placement's corner lies a multiple of `spacing` from the largest square's near or
     far side, in both directions (ladder-type solutions stagger groups of squares that way)."""
-    def ok(p: Placement) -> bool:
-        return all((c - margin) % spacing == 0 or (n + margin - c - p.size) % spacing == 0
-                   for c in (p.x, p.y))
-    return ok
+    def ok(c: np.ndarray) -> np.ndarray:
+        return ((c - margin) % spacing == 0) | ((n + margin - c - size) % spacing == 0)
+    return ok(x) & ok(y)
+
+
+@functools.lru_cache(maxsize=8)
+def _corners(n: int, margin: int) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The corners (x, y) of every placement of each size n..1, in Grid.placements' order. Built once
+    a board: the heuristics build many restricted placement sets, some within a tenth of a second."""
+    g = Grid(n, margin)
+    out = []
+    for s in range(n, 0, -1):
+        ps = g.placements(s)
+        x, y = np.array([p.x for p in ps], np.int64), np.array([p.y for p in ps], np.int64)
+        x.flags.writeable = y.flags.writeable = False
+        out.append((x, y))
+    return tuple(out)
 
 
 @dataclass
 class Placements:
     """The flat placement arrays of one search, depth d holding size n - d."""
 
-    grid: Grid
-    items: list[Placement]
+    side: int
     px: np.ndarray
     py: np.ndarray
     ps: np.ndarray
@@ -78,42 +90,38 @@ class Placements:
         squares leading a run;
         fixed: sizes held at the given placement. Mirror images are then no longer skipped, since
         a fixed square off the diagonal may follow a symmetric start."""
-        g = Grid(n, margin)
-        if g.side > 63:
+        side = n + 2 * margin
+        if side > 63:
             raise ValueError("the native search handles boards up to 63 matches wide")
-        items: list[Placement] = []
-        starts, ends = [], []
-        on_lattice = _on_lattice(n, margin, lattice[0]) if lattice else None
-        lattice_above = lattice[1] if lattice else n
-        for s in range(n, 0, -1):
-            ps = [fixed[s]] if fixed and s in fixed else g.placements(s)
+        xs, ys, ss = [], [], []
+        for (x, y), s in zip(_corners(n, margin), range(n, 0, -1), strict=True):
+            if fixed and s in fixed:
+                x, y = np.array([fixed[s].x], np.int64), np.array([fixed[s].y], np.int64)
+            keep = np.ones(len(x), np.bool_)
             if diagonal_above is not None and s > diagonal_above:
-                ps = [p for p in ps if p.on_diagonal]
-            if on_lattice and s > lattice_above and runs_above is None:
-                ps = [p for p in ps if on_lattice(p)]
-            starts.append(len(items))
-            items += ps
-            ends.append(len(items))
-
-        def arr(f: Callable[[Placement], object], t: type = np.int64) -> np.ndarray:
-            return np.array([f(p) for p in items], t)
-
-        def leads(p: Placement) -> bool:
-            return not on_lattice or p.size <= lattice_above or on_lattice(p)
-
+                keep &= x == y
+            if lattice and s > lattice[1] and runs_above is None:
+                keep &= _on_lattice(n, margin, lattice[0], x, y, s)
+            xs.append(x[keep])
+            ys.append(y[keep])
+            ss.append(np.full(int(keep.sum()), s, np.int64))
+        ends = np.cumsum([len(x) for x in xs], dtype=np.int64)
+        starts = ends - [len(x) for x in xs]
+        px, py, ps = np.concatenate(xs), np.concatenate(ys), np.concatenate(ss)
+        plead = np.ones(len(px), np.bool_)
+        if lattice:
+            plead = (ps <= lattice[1]) | _on_lattice(n, margin, lattice[0], px, py, ps)
         sizes = np.arange(n, 0, -1)                # the size at each depth
         prun = np.zeros(n, np.bool_)               # the largest square never follows
         if runs_above is not None:
             prun[1:] = sizes[1:] > runs_above
-        return cls(g, items, arr(lambda p: p.x), arr(lambda p: p.y), arr(lambda p: p.size),
-                   arr(lambda p: p.on_diagonal and not fixed, np.bool_), arr(leads, np.bool_),
-                   np.array(starts, np.int64), np.array(ends, np.int64), prun)
+        return cls(side, px, py, ps, (px == py) & (not fixed), plead, starts, ends, prun)
 
     @property
     def arrays(self) -> PlacementArrays:
         """The arrays as the kernels take them (PlacementArrays)."""
         return (self.px, self.py, self.ps, self.pdiag, self.plead, self.pstart, self.pend, self.prun,
-                self.grid.side + 1)
+                self.side + 1)
 
     def decode(self, path: np.ndarray) -> list[Placement]:
-        return [self.items[k] for k in path if k >= 0]
+        return [Placement(int(self.ps[k]), int(self.px[k]), int(self.py[k])) for k in path if k >= 0]

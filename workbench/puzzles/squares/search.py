@@ -25,7 +25,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...search.deadline import NEVER, Deadline, clock
+from ...search.clock import clock
+from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.threads import use_threads
 from ...solvers.base import Incumbent, Options, Report, Result, Status

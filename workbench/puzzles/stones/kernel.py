@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 
 from ...search.bits import popcount
-from ...search.deadline import NEVER, Deadline, clock
+from ...search.clock import clock
+from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.symmetry import at_origin, canonical_codes, transform
 
