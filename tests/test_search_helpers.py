@@ -34,7 +34,7 @@ def test_low_mask_and_reverse():
         assert reverse(x, w) == int(format(x, f"0{w}b")[::-1], 2)
 
 
-def _image(o: int) -> tuple[tuple[int, int], ...]:
+def _image(o: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(int(v) for v in transform(o, dr, dc)) for dr, dc in POINTS)
 
 
