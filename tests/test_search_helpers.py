@@ -7,8 +7,9 @@ import random
 
 import numpy as np
 
+from workbench.search import compiled
 from workbench.search.bits import low_mask, popcount, reverse
-from workbench.search.clock import clock
+from workbench.search.compiled import clock
 from workbench.search.deadline import Deadline
 from workbench.search.outcome import Outcome
 from workbench.search.symmetry import SYMMETRIES, at_origin, canonical, transform
@@ -53,11 +54,13 @@ def test_the_eight_symmetries_form_the_group_of_the_square():
             assert max(abs(r), abs(c)) == max(abs(dr), abs(dc)) and abs(r) + abs(c) == abs(dr) + abs(dc)
 
 
-def test_transform_takes_arrays_like_numbers():
+def test_transform_takes_arrays_like_numbers_and_its_compiled_form_agrees():
     rows, cols = np.array([1, -2, 3]), np.array([0, 5, -1])
     for o in SYMMETRIES:
         r, c = transform(o, rows, cols)
         assert [(int(a), int(b)) for a, b in zip(r, c, strict=True)] == [
+            transform(o, int(a), int(b)) for a, b in zip(rows, cols, strict=True)]
+        assert [compiled.transform(o, int(a), int(b)) for a, b in zip(rows, cols, strict=True)] == [
             transform(o, int(a), int(b)) for a, b in zip(rows, cols, strict=True)]
 
 

@@ -1,6 +1,6 @@
 """One clock and one deadline for every native search.
 
-The clock is time.monotonic(), for Python and for compiled kernels alike (clock.py). A kernel takes
+The clock is time.monotonic(), for Python and for compiled kernels alike (compiled.clock). A kernel takes
 the deadline as `Deadline.at`, a float that is infinite when there is no limit. This module loads
 no numba, so that code which never compiles anything (the percolation recursion) can use it.
 """

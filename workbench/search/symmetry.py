@@ -1,23 +1,25 @@
 """The 8 symmetries of the square (rotations and reflections) and boards up to them.
 
 Symmetry o (0..7) acts on an offset (dr, dc) from a centre: bit 0 swaps the axes, then bits 1 and 2
-negate the row and the column. `transform` is compiled, so the searches' kernels call it as it is;
-it takes numbers or numpy arrays alike. A board is a list of [row, col, value] cells.
+negate the row and the column. `transform` takes numbers or numpy arrays alike; compiled kernels
+call its compiled form (compiled.transform). A board is a list of [row, col, value] cells. This
+module loads no numba.
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 import numpy as np
-from numba import njit
+
+T = TypeVar("T", int, np.ndarray)
 
 SYMMETRIES = range(8)
 _FAR = 1 << 20                      # beyond any board: where the missing cells of a batch are put
 _SHIFT = 1 << 10                    # cell codes are (row * 1024 + col) * 1024 + value
 
 
-@njit(cache=True)
-def transform(o, dr, dc):  # type: ignore[no-untyped-def]
+def transform(o: int, dr: T, dc: T) -> tuple[T, T]:
     """The image of offset (dr, dc) under symmetry o."""
     if o & 1:
         dr, dc = dc, dr

@@ -25,7 +25,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from ...search.clock import clock
+from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.threads import use_threads

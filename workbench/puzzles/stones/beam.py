@@ -20,7 +20,8 @@ import numpy as np
 from numba import njit
 
 from ...search.bits import popcount
-from ...search.symmetry import at_origin, transform
+from ...search.compiled import transform
+from ...search.symmetry import at_origin
 
 G = 128                         # grid side; cell p = row * G + col, the 2 sits at the centre
 C0 = G // 2

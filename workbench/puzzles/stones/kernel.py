@@ -21,11 +21,12 @@ import math
 import numpy as np
 from numba import njit
 
+from ...search import symmetry
 from ...search.bits import popcount
-from ...search.clock import clock
+from ...search.compiled import clock, transform
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
-from ...search.symmetry import at_origin, canonical_codes, transform
+from ...search.symmetry import at_origin, canonical_codes
 
 H, W = 64, 128                 # grid rows, columns; group A lives in columns < 64, group B in >= 64
 HALF = 64
@@ -49,7 +50,7 @@ CLOCK_EVERY = 1 << 16   # positions between two looks at the clock
 def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Masks of the 8 neighbours by popcount, all of them and one per symmetry class."""
     dirs = list(zip(DR.tolist(), DC.tolist(), strict=True))
-    perm = [[dirs.index(transform(o, *d)) for d in dirs] for o in range(8)]
+    perm = [[dirs.index(symmetry.transform(o, *d)) for d in dirs] for o in range(8)]
     allm = np.zeros((9, 70), dtype=np.int64)
     alln = np.zeros(9, dtype=np.int64)
     canm = np.zeros((9, 70), dtype=np.int64)
