@@ -37,13 +37,12 @@ class HiGHS(Backend):
         # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
         highspy.Highs.resetGlobalScheduler(True)
         h = highspy.Highs()
-        h.setOptionValue("output_flag", bool(options.verbose))
-        h.setOptionValue("threads", int(options.threads))
-        h.setOptionValue("random_seed", int(options.seed))
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.0)
+        settings = {"output_flag": bool(options.verbose), "threads": int(options.threads),
+                    "random_seed": int(options.seed), "mip_rel_gap": 0.0, "mip_abs_gap": 0.0}
         if options.time_limit is not None:
-            h.setOptionValue("time_limit", options.remaining(t0))
+            settings["time_limit"] = options.remaining(t0)
+        for key, value in settings.items():
+            h.setOptionValue(key, value)
         h.passModel(lp)
 
         def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill
