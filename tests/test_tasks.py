@@ -2,6 +2,7 @@
 exactly the uninterrupted counters, and one journal has one user at a time."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -27,12 +28,16 @@ def test_threads_reduce_to_the_exact_answer(tmp_path):
     assert (out.best, out.witness, out.count, out.positions, out.complete) == (19997, 19997, 1, 20000, True)
 
 
-def test_a_rerun_skips_the_journal_and_gives_the_same_counters(tmp_path):
-    first = run(split(), Settings(threads=2, runs=tmp_path))
-    again = run(split(0.5), Settings(threads=2, runs=tmp_path))        # would take 40 s if it ran
-    assert (again.count, again.positions, again.best) == (first.count, first.positions, first.best)
-    fresh = run(split(), Settings(threads=2, runs=tmp_path, fresh=True))
-    assert fresh.positions == first.positions
+def test_a_finished_search_leaves_no_journal_and_fresh_forgets_a_partial_one(tmp_path):
+    run(split(), Settings(threads=2, runs=tmp_path))
+    assert not list(tmp_path.glob("*.sqlite"))
+    run(split(0.05), Settings(threads=2, time_limit=0.5, runs=tmp_path))
+    journal = Journal(tmp_path, split(0.05).key)
+    assert journal.done()
+    journal.close()
+    journal = Journal(tmp_path, split(0.05).key, fresh=True)
+    assert not journal.done()
+    journal.close()
 
 
 def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(tmp_path):
@@ -104,3 +109,40 @@ def test_a_scheduler_and_two_workers_started_by_hand(tmp_path, importable):
         for process in started:
             process.kill()
             process.wait()
+
+
+def _journal_progress(folder: Path) -> tuple[int, int]:
+    """(tasks committed, tasks in all) of the one journal in `folder`, (0, 1) before it exists."""
+    path = next(folder.glob("*.sqlite"), None)
+    if path is None:
+        return 0, 1
+    try:
+        db = sqlite3.connect(path)
+        key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
+        return db.execute("SELECT count(*) FROM tasks").fetchone()[0], key["tasks"]
+    except (sqlite3.Error, TypeError):         # created but not yet written
+        return 0, 1
+
+
+def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_path):
+    """`solve stones --n 4` killed with SIGKILL partway, then rerun: 38 with exactly 61,834,132
+    positions, the count of an uninterrupted run."""
+    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
+    command = [sys.executable, "-m", "workbench", "solve", "stones", "--n", "4", "--json", "--time-limit", "900"]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    done, total = 0, 1
+    for _ in range(6000):
+        time.sleep(0.05)
+        done, total = _journal_progress(tmp_path)
+        if done >= max(1, total // 3) or child.poll() is not None:
+            break
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    done, total = _journal_progress(tmp_path)
+    assert 0 < done < total
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    record = json.loads(out)
+    assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
+    assert record["message"].startswith("61,834,132 positions"), record["message"]
+    assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone

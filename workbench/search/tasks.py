@@ -32,7 +32,7 @@ from typing import Any, TextIO
 
 from .outcome import Outcome
 
-RUNS = Path("runs") / "journals"
+JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
 
@@ -73,7 +73,7 @@ class Settings:
     journal: bool = True
     fresh: bool = False             # forget the journal and start over
     quiet: bool = False
-    runs: Path = field(default_factory=lambda: RUNS)
+    runs: Path = field(default_factory=lambda: Path(os.environ.get(JOURNALS, "runs/journals")))
 
 
 class Journal:
@@ -114,8 +114,13 @@ class Journal:
         self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
                         (task, text, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
 
-    def close(self) -> None:
+    def close(self, finished: bool = False) -> None:
+        """A finished search leaves no journal: its answer goes to the results, and a rerun of the
+        command then searches again rather than replay."""
         self.db.close()
+        if finished:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
         self._lock.close()
 
 
@@ -151,6 +156,7 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     total = start or Outcome(maximise=split.maximise)
     journal = Journal(settings.runs, split.key, settings.fresh) if settings.journal else None
+    completed, todo = 0, list(range(len(split.tasks)))
     try:
         done = journal.done() if journal else {}
         for outcome in done.values():
@@ -162,7 +168,7 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
         progress.close()
     finally:
         if journal:
-            journal.close()
+            journal.close(finished=completed == len(todo))
     return Outcome(total.best, total.witness, total.count, total.positions,
                    total.complete and completed == len(todo), len(split.tasks), split.maximise)
 

@@ -38,6 +38,9 @@ class Options:
     seed: int = 0
     verbose: bool = False
     count: bool = False                     # enumerate all solutions instead of optimising
+    cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
+    fresh: bool = False                     # native searches: forget the journal of an interrupted run
+    quiet: bool = False                     # native searches: no progress on stderr
     params: dict[str, Any] = field(default_factory=dict)   # backend- or puzzle-specific extras
 
     def remaining(self, since: float) -> float | None:
