@@ -146,3 +146,32 @@ def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_pat
     assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
     assert record["message"].startswith("61,834,132 positions"), record["message"]
     assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
+
+
+def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
+    """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
+    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
+    command = [sys.executable, "-m", "workbench", "count", "percolation", "--n", "8", "--counter", "transfer",
+               "--json", "--time-limit", "900"]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    for _ in range(6000):
+        time.sleep(0.05)
+        done, total = _journal_progress(tmp_path)
+        if done >= max(1, total // 3) or child.poll() is not None:
+            break
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    done, total = _journal_progress(tmp_path)
+    assert 0 < done < total
+    record = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    assert (record["count"], record["status"], record["match"]) == (7006916, "optimal", "yes")
+
+
+def test_stones_on_a_local_dask_cluster_gives_the_answer_and_counters_of_threads(tmp_path):
+    from workbench.puzzles.stones.search import search
+
+    threads = search(3, Settings(threads=2, journal=False, quiet=True))
+    dask = search(3, Settings(cluster="local:2", runs=tmp_path, quiet=True))
+    assert threads.best == 28
+    assert (dask.best, dask.positions, dask.complete) == (threads.best, threads.positions, True)
