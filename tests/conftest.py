@@ -1,10 +1,17 @@
 """Shared fixtures: the backends come from the registry and the published values from the puzzles'
 own data, so that no test keeps a list of its own."""
+import os
+import tempfile
+
 import pytest
 
 from workbench.models.core import HittingSet
 from workbench.puzzles import published_table
 from workbench.solvers import BACKENDS, backend_class, canonical, installed
+
+# The native searches journal their tasks (workbench/search/tasks.py): each test process keeps its
+# journals apart, so that two processes never meet on one journal and no test leaves one behind.
+os.environ.setdefault("WORKBENCH_JOURNALS", tempfile.mkdtemp(prefix="workbench-journals-"))
 
 
 def published_values(key: str) -> dict[int, int]:

@@ -12,6 +12,7 @@ from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
 from workbench.puzzles.stones.search import search
+from workbench.search.tasks import Settings
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
@@ -49,7 +50,7 @@ def test_checker_accepts_the_seed_board_and_rejects_broken_ones():
 
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_exact_search_proves_published_values(n):
-    out = search(n, time_limit=None, threads=2)
+    out = search(n, Settings(threads=2, journal=False))
     assert out.complete and out.best == PUBLISHED[n]
     if n > 1:
         assert check_board(n, out.witness).ok and check_board(n, out.witness).objective == PUBLISHED[n]
@@ -117,7 +118,7 @@ def test_model_knows_a_single_one_goes_nowhere():
 
 
 def test_hints_are_a_valid_start():
-    board = search(2, threads=1).witness
+    board = search(2, Settings(threads=1, journal=False)).witness
     m = box_model(2, 9, 16, "max", hint=board)
     assert m.hints and sum(m.hints.values()) == len(board) + 15   # cells + y_2..y_16
 

@@ -6,6 +6,7 @@ a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,7 @@ from .pipeline import Run, plan, stored
 from .pipeline import solve as run_pipeline
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
+from .search.tasks import cluster_address
 from .solvers import backend_class, canonical, first_counting, known, require, split_name
 from .solvers.base import Options
 
@@ -80,17 +82,26 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
     return ns
 
 
-def _options(time_limit: float, threads: int, seed: int, verbose: bool = False, count: bool = False,
-             show: int = 0) -> Options:
-    return Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, count=count, show=show)
+def _options(time_limit: float, threads: int, seed: int, count: bool = False, show: int = 0,
+             cluster: str | None = None, fresh: bool = False) -> Options:
+    """A run's options; `cluster` is checked here as the command line checks --cluster."""
+    if cluster is not None:
+        try:
+            cluster_address(cluster)
+        except argparse.ArgumentTypeError as e:
+            raise BadInput(str(e)) from None
+    return Options(time_limit=time_limit, threads=threads, seed=seed, count=count, show=show, cluster=cluster,
+                   fresh=fresh, quiet=True)
 
 
 def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
-          threads: int = 2, seed: int = 0, formulation: str | None = None, **params: Any) -> Run:
-    """One run, checked: `workbench solve`."""
+          threads: int = 2, seed: int = 0, formulation: str | None = None, cluster: str | None = None,
+          fresh: bool = False, **params: Any) -> Run:
+    """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
+    --fresh (native searches)."""
     p = get(puzzle)
-    return run_pipeline(p.name, n, pick_solver(p, solver), _options(time_limit, threads, seed), formulation,
-                        puzzle_params(p, params))
+    options = _options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
+    return run_pipeline(p.name, n, pick_solver(p, solver), options, formulation, puzzle_params(p, params))
 
 
 def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
@@ -179,7 +190,7 @@ def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_l
     for solver in chosen:
         plan(p.name, n, solver, formulation, params, count)
         known(solver)
-    options = _options(time_limit, threads, seed, verbose, count=count)
+    options = replace(_options(time_limit, threads, seed, count=count), verbose=verbose)
     runs = []
     for solver in chosen:
         if on_start:

@@ -18,6 +18,7 @@ from rich.table import Table
 from . import api, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
+from .search.tasks import JournalBusy, cluster_address
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Result, Status, Unavailable, clean_number
 
@@ -68,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seed", type=number(int, 0, 2**32 - 1, "a seed"), default=0)
         q.add_argument("--formulation", help="model formulation (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
+        q.add_argument("--cluster", type=cluster_address, metavar="WHERE",
+                       help="native searches: local:K worker processes, tcp://HOST:PORT or a scheduler file "
+                            "(default: threads)")
+        q.add_argument("--fresh", action="store_true",
+                       help="native searches: start over instead of resuming an interrupted run's journal")
+        q.add_argument("-q", "--quiet", action="store_true", help="native searches: no progress on stderr")
         q.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="puzzle parameter, e.g. --set margin=1 (puzzle flags below do the same)")
         for opt in _puzzle_options():
@@ -169,8 +176,8 @@ def writable(path: str | Path) -> Path:
 
 
 def _options(args: argparse.Namespace, count: bool = False) -> Options:
-    return Options(time_limit=args.time_limit, threads=args.threads, seed=args.seed,
-                   verbose=args.verbose, count=count)
+    return Options(time_limit=args.time_limit, threads=args.threads, seed=args.seed, verbose=args.verbose,
+                   count=count, cluster=args.cluster, fresh=args.fresh, quiet=args.quiet)
 
 
 def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
@@ -522,7 +529,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "showcase": cmd_showcase, "plot": cmd_plot}
     try:
         return commands[args.command](args)
-    except (BadInput, UnknownSolver, Unavailable) as e:
+    except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
     except OSError as e:       # say, a disk that filled up during a table: the rows written are whole

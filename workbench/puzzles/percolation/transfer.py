@@ -24,8 +24,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...search import tasks
 from ...search.bits import Int, popcount, reverse
 from ...search.deadline import NEVER, Deadline
+from ...search.outcome import Outcome
+from ...search.tasks import Settings, Split
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)   # never a valid key word: rows use at most the low 63 bits
@@ -316,32 +319,81 @@ def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
                     walk: int | None = None) -> int:
     """The number of (h + w) / 2-cell sets that fill the h x w rectangle (h rows of width w; 0 when
     h + w is odd). Rows 0..h-walk-1 go layer by layer through hash tables of states, the last
-    `walk` rows depth first from each stored state."""
+    `walk` rows depth first from each stored state, chunk by chunk on threads (tasks.py runs the
+    same chunks as journaled tasks: count_task)."""
+    walk = walked_rows(h, w) if walk is None else max(0, min(walk, h))
     if (h + w) % 2:
         return 0
-    if not (1 <= w <= 63 and 1 <= h <= (KEY_WORDS - 1) * (63 // w)) or (permutation and h != w):
-        raise ValueError(f"the transfer matrix cannot hold a {h} x {w} board")
-    walk = walked_rows(h, w) if walk is None else max(0, min(walk, h))
-    threads = max(1, threads)
-    patterns = row_patterns(w)
-    shape = (h, w, permutation)
-    keys, counts = _table(16)
-    _add(keys, counts, np.zeros(KEY_WORDS, dtype=np.uint64), np.int64(1))
-    chunk = 1024
-    for r in range(h - walk):
-        keys, counts, size = _layer((keys, counts), r, shape, patterns, threads, chunk, deadline)
-        if progress is not None:
-            progress(r, size)
+    states = stored_states(h, w, permutation, walk, threads, deadline, progress)
     if walk == 0:
-        return int(counts[keys[:, 0] != EMPTY].sum())
-    sums = [0] * threads
-    r0 = h - walk
+        return int(states[1].sum())
+    sums = [0] * max(1, threads)
 
     def finish(t: int, lo: int) -> None:
-        sums[t] += int(_finish((keys, counts), lo, min(lo + chunk, keys.shape[0]), r0, shape, patterns))
+        sums[t] += _finish_states(states, lo, min(lo + CHUNK, len(states[1])), (h, w, permutation), walk)
 
-    _run_chunks(finish, keys.shape[0], chunk, threads, deadline)
+    _run_chunks(finish, len(states[1]), CHUNK, max(1, threads), deadline)
     return sum(sums)
+
+
+CHUNK = 1024                    # states per chunk of work
+
+
+def stored_states(h: int, w: int, permutation: bool, walk: int, threads: int = 2, deadline: Deadline = NEVER,
+                  progress: Callable[[int, int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The states after rows 0..h-walk-1 with their prefix counts, sorted by key: the same arrays in
+    every process and on every run, whatever the threads did, so that a chunk of them is a task."""
+    if not (1 <= w <= 63 and 1 <= h <= (KEY_WORDS - 1) * (63 // w)) or (permutation and h != w):
+        raise ValueError(f"the transfer matrix cannot hold a {h} x {w} board")
+    patterns = row_patterns(w)
+    keys, counts = _table(16)
+    _add(keys, counts, np.zeros(KEY_WORDS, dtype=np.uint64), np.int64(1))
+    for r in range(h - walk):
+        keys, counts, size = _layer((keys, counts), r, (h, w, permutation), patterns, max(1, threads), CHUNK,
+                                    deadline)
+        if progress is not None:
+            progress(r, size)
+    used = keys[:, 0] != EMPTY
+    keys, counts = keys[used], counts[used]
+    order = np.lexsort(keys.T[::-1])
+    return np.ascontiguousarray(keys[order]), np.ascontiguousarray(counts[order])
+
+
+def _finish_states(states: tuple[np.ndarray, np.ndarray], lo: int, hi: int, shape: tuple[int, int, bool],
+                   walk: int) -> int:
+    return int(_finish(states, lo, hi, shape[0] - walk, shape, row_patterns(shape[1])))
+
+
+_STATES: dict[tuple[int, bool, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _states_here(n: int, permutation: bool, walk: int, threads: int = 1,
+                 deadline: Deadline = NEVER) -> tuple[np.ndarray, np.ndarray]:
+    """The stored states of the n x n count, built once per process (a Dask worker's first task)."""
+    key = (n, permutation, walk)
+    if key not in _STATES:
+        _STATES[key] = stored_states(n, n, permutation, walk, threads, deadline)
+    return _STATES[key]
+
+
+def count_task(task: tuple[int, bool, int, int, int], stop_at: float) -> Outcome[None]:
+    """One chunk of the walked rows of the n x n count, as a task of the task layer (it is not cut
+    short: a chunk takes well under a second)."""
+    n, permutation, walk, lo, hi = task
+    count = _finish_states(_states_here(n, permutation, walk), lo, hi, (n, n, permutation), walk)
+    return Outcome(count=count, positions=hi - lo, tasks=1)
+
+
+def count_split(n: int, permutation: bool, threads: int = 2, deadline: Deadline = NEVER) -> tuple[Split, int]:
+    """The count as journaled tasks (chunks of the stored states), and the part counted without
+    tasks (boards whose rows are all stored: no walk). Raises _Timeout when the deadline passes."""
+    walk = walked_rows(n, n)
+    states = _states_here(n, permutation, walk, threads, deadline)
+    if walk == 0:
+        return Split("percolation", {"n": n, "permutation": permutation}, [], count_task), int(states[1].sum())
+    chunks = [(n, permutation, walk, lo, min(lo + CHUNK, len(states[1]))) for lo in range(0, len(states[1]), CHUNK)]
+    return Split("percolation", {"n": n, "permutation": permutation, "walk": walk, "chunk": CHUNK}, chunks,
+                 count_task), 0
 
 
 def _layer(src: tuple[np.ndarray, np.ndarray], r: int, shape: tuple[int, int, bool],
@@ -508,14 +560,19 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
         found = example_sets(n, 1, permutation, seed)
         return Result(Status.OPTIMAL, solution=found[0] if found else None,
                       message="a percolating set" if found else "no percolating set")
-    deadline = Deadline.after(options.time_limit)
     examples = example_sets(n, options.show, permutation, seed)
+    deadline = Deadline.after(options.time_limit)
     try:
-        total = count_sets(n, permutation, max(1, int(options.threads)), deadline)
+        split, stored = count_split(n, permutation, options.threads, deadline)
     except _Timeout:
+        return Result(Status.UNKNOWN, solution=examples, message="time limit while the rows were stored")
+    left = None if options.time_limit is None else deadline.left()
+    settings = Settings(options.threads, left, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    out = tasks.run(split, settings, Outcome(count=stored))
+    if not out.complete:
         return Result(Status.UNKNOWN, solution=examples,
-                      message="time limit: the row-by-row count was not finished")
-    report(Incumbent(None, None, None, count=total))
-    return Result(Status.OPTIMAL, count=total, solution=examples,
-                  message="exact row-by-row transfer-matrix count")
+                      message=f"time limit: {out.tasks} tasks, the count was not finished (rerun to resume)")
+    report(Incumbent(None, None, None, count=out.count))
+    return Result(Status.OPTIMAL, count=out.count, solution=examples,
+                  message=f"exact row-by-row transfer-matrix count ({len(split.tasks)} journaled tasks)")
 

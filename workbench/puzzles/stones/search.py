@@ -8,15 +8,17 @@ For n >= 6 (or --hunt) the backend runs the record hunt (hunt.py) instead.
 """
 from __future__ import annotations
 
-import os
-import sys
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Any, TextIO
+import functools
+import math
+import time
+from typing import Any
 
 import numpy as np
 
+from ...search import tasks
 from ...search.deadline import Deadline
 from ...search.outcome import Outcome
+from ...search.tasks import Settings, Split
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from . import hunt
 from .kernel import dedupe, frontier, run_chunk
@@ -31,51 +33,49 @@ def default_cut(n: int) -> int:
     return CUTS.get(n, 7)
 
 
-def search(n: int, time_limit: float | None = None, threads: int = 2, seed: int = 0,
-           cut: int | None = None, log: TextIO | None = None, report: Report | None = None) -> Outcome[Board]:
-    """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The outcome
-    is complete when every task was searched to the end (a proof); its tasks are the frontier's."""
+@functools.cache
+def tasks_of(n: int, cut: int) -> tuple[np.ndarray, Outcome[Board]]:
+    """The frontier boards (deduplicated) and the outcome above the cut: the same in every process
+    that builds them, so a task needs to carry only its indices into the frontier."""
+    front, above = frontier(n, cut)
+    assert front is not None
+    return dedupe(front), above
+
+
+def run_task(task: tuple[int, int, np.ndarray], stop_at: float) -> Outcome[Board]:
+    """One chunk of the frontier, searched where the task lands (a thread here, or a Dask worker
+    that builds the frontier once); `stop_at` is a time.time() instant (inf: no limit)."""
+    n, cut, chunk = task
+    front, _ = tasks_of(n, cut)
+    return run_chunk(front, chunk, Deadline.after(None if stop_at == math.inf else stop_at - time.time()))
+
+
+def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
+           report: Report | None = None) -> Outcome[Board]:
+    """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
+    chunks of the shuffled frontier (task sizes vary a lot: shuffled small chunks finish together)
+    on the task layer's threads or cluster; complete when every task was searched to the end."""
     if not 1 <= n <= 8:
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
-    deadline = Deadline.after(time_limit)
+    settings = settings or Settings(journal=False, quiet=True)
     cut = cut if cut is not None else default_cut(n)
-    front, total = frontier(n, cut, deadline)
-    if report is not None and total.witness:
-        report(Incumbent(total.best, None, total.witness))
-    if front is None:                   # the deadline came before the tasks were made
-        return Outcome(total.best, total.witness, positions=total.positions, complete=False, maximise=True)
-    front = dedupe(front, deadline)
+    front, above = tasks_of(n, cut)
+    if report is not None and above.witness:
+        report(Incumbent(above.best, None, above.witness))
     order = np.random.default_rng(seed).permutation(len(front))
-    threads = max(1, min(threads, os.cpu_count() or 1))
-    chunks = [order[i:i + CHUNK] for i in range(0, len(order), CHUNK)]
-    logged = 0
-    with ThreadPoolExecutor(threads) as pool:
-        pending: set[Future[Outcome[Board]]] = {pool.submit(run_chunk, front, c, deadline)
-                                                for c in chunks[:4 * threads]}
-        queued = iter(chunks[4 * threads:])
-        while pending:
-            finished, pending = wait(pending, timeout=1.0, return_when=FIRST_COMPLETED)
-            for future in finished:
-                part = future.result()
-                if part.beats(total) and report is not None:
-                    report(Incumbent(part.best, None, part.witness))
-                total = total.merge(part)
-            if not deadline.passed():      # past it: running chunks stop at the clock
-                for c in queued:
-                    pending.add(pool.submit(run_chunk, front, c, deadline))
-                    if len(pending) >= 4 * threads:
-                        break
-            if log is not None and (total.tasks - logged >= len(order) // 200 or not pending):
-                logged = total.tasks
-                print(f"{deadline.elapsed():9.1f}s tasks {total.tasks}/{len(order)} positions "
-                      f"{total.positions:,} best {total.best}", file=log, flush=True)
-    return Outcome(total.best, total.witness, positions=total.positions,
-                   complete=total.complete and total.tasks == len(order), tasks=len(order), maximise=True)
+    chunks = [(n, cut, order[i:i + CHUNK]) for i in range(0, len(order), CHUNK)]
+    split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK}, chunks, run_task, maximise=True)
+
+    def better(part: Outcome[Board]) -> None:
+        if report is not None:
+            report(Incumbent(part.best, None, part.witness))
+
+    return tasks.run(split, settings, above, better)
 
 
 def warm_up() -> None:
     """Compile the exact search and the record hunt (numba caches them on disk)."""
-    search(1, threads=1)
+    search(1)
     hunt.hunt(1, 0.01, threads=1)
 
 
@@ -85,9 +85,10 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     assert n is not None
     if (n >= 6 and not params.exact) or params.hunt:
         return hunt.solve(n, params, options, report)
-    log = sys.stderr if options.verbose else None
     cut = default_cut(n) if params.cut is None else params.cut
-    out = search(n, options.time_limit, options.threads, options.seed, cut, log, report)
+    settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
+                        quiet=options.quiet)
+    out = search(n, settings, options.seed, cut, report)
     board = out.witness or []
     if not board and out.best == 1:
         board = [[0, 0, 1]]             # no 2 can be placed: a lone one is the whole board
@@ -106,6 +107,6 @@ if __name__ == "__main__":
     ap.add_argument("--cut", type=int, default=None)
     ap.add_argument("--time-limit", type=float, default=None)
     a = ap.parse_args()
-    res = search(a.n, a.time_limit, a.threads, cut=a.cut, log=sys.stdout)
+    res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut)
     print({"best": res.best, "complete": res.complete, "positions": res.positions, "tasks": res.tasks})
     print(res.witness)

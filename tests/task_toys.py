@@ -1,0 +1,26 @@
+"""A small search for the task layer's tests: the largest prime below a bound, searched in ranges,
+with every number looked at counted as a position. Importable by Dask workers (on PYTHONPATH)."""
+from __future__ import annotations
+
+import time
+
+from workbench.search.outcome import Outcome
+
+
+def primes_in(task: tuple[int, int, float], stop_at: float) -> Outcome:
+    lo, hi, pause = task
+    found, positions = [], 0
+    for k in range(lo, hi):
+        if time.time() > stop_at:
+            best = max(found, default=None)
+            return Outcome(best, best, int(best is not None), positions, False, 1, maximise=True)
+        positions += 1
+        if k > 1 and all(k % d for d in range(2, int(k ** 0.5) + 1)):
+            found.append(k)
+    time.sleep(pause)
+    best = max(found, default=None)
+    return Outcome(best, best, int(best is not None), positions, True, 1, maximise=True)
+
+
+def ranges(top: int, step: int, pause: float = 0.0) -> list[tuple[int, int, float]]:
+    return [(lo, min(top, lo + step), pause) for lo in range(0, top, step)]

@@ -1,0 +1,177 @@
+"""The task layer: threads and Dask give the same outcome, a journal makes a killed run resume to
+exactly the uninterrupted counters, and one journal has one user at a time."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from task_toys import primes_in, ranges
+
+from workbench.search.tasks import Journal, JournalBusy, Settings, Split, run
+
+HERE = Path(__file__).resolve().parent
+
+
+def split(pause: float = 0.0, top: int = 20000) -> Split:
+    return Split("primes", {"top": top}, ranges(top, 250, pause), primes_in, maximise=True)
+
+
+def test_threads_reduce_to_the_exact_answer(tmp_path):
+    out = run(split(), Settings(threads=2, runs=tmp_path))
+    assert (out.best, out.witness, out.count, out.positions, out.complete) == (19997, 19997, 1, 20000, True)
+
+
+def test_a_finished_search_leaves_no_journal_and_fresh_forgets_a_partial_one(tmp_path):
+    run(split(), Settings(threads=2, runs=tmp_path))
+    assert not list(tmp_path.glob("*.sqlite"))
+    run(split(0.05), Settings(threads=2, time_limit=0.5, runs=tmp_path))
+    journal = Journal(tmp_path, split(0.05).key)
+    assert journal.done()
+    journal.close()
+    journal = Journal(tmp_path, split(0.05).key, fresh=True)
+    assert not journal.done()
+    journal.close()
+
+
+def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(tmp_path):
+    part = run(split(0.05), Settings(threads=2, time_limit=0.5, runs=tmp_path))
+    assert not part.complete and part.positions < 20000
+    rest = run(split(0.05), Settings(threads=2, runs=tmp_path))
+    assert rest.complete and (rest.count, rest.positions) == (1, 20000)
+
+
+def test_one_journal_one_user(tmp_path):
+    key = split().key
+    held = Journal(tmp_path, key)
+    with pytest.raises(JournalBusy):
+        Journal(tmp_path, key)
+    held.close()
+    Journal(tmp_path, key).close()
+
+
+def test_sigkill_halfway_then_resume_gives_exactly_the_uninterrupted_counters(tmp_path):
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path; import test_tasks as t; "
+            "from workbench.search.tasks import Settings, run; "
+            "run(t.split(0.1), Settings(threads=2, runs=Path(sys.argv[2]), quiet=True))")
+    child = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(tmp_path)])
+    journal = None
+    for _ in range(300):            # until about a third of the 80 tasks are committed
+        time.sleep(0.1)
+        journal = next(tmp_path.glob("*.sqlite"), None)
+        if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= 25:
+            break
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    done = sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0]
+    assert 25 <= done < 80
+    resumed = run(split(0.1), Settings(threads=2, runs=tmp_path))
+    assert resumed.complete and (resumed.count, resumed.positions, resumed.best) == (1, 20000,
+                                                                                     19997)
+
+
+@pytest.fixture
+def importable(monkeypatch):
+    """Dask's worker processes must import the kernel's module."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]))
+
+
+def test_a_local_dask_cluster_gives_what_threads_give(tmp_path, importable):
+    threads = run(split(), Settings(threads=2, journal=False))
+    dask = run(split(), Settings(cluster="local:2", runs=tmp_path))
+    assert (dask.best, dask.count, dask.positions, dask.complete) == (threads.best, threads.count,
+                                                                       threads.positions, True)
+
+
+def test_a_scheduler_and_two_workers_started_by_hand(tmp_path, importable):
+    scheduler_file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "distributed.cli.dask_"]
+    started = [subprocess.Popen(dask[:2] + ["distributed.cli.dask_scheduler", "--scheduler-file", str(scheduler_file),
+                                            "--port", "0", "--dashboard-address", ":0"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+    try:
+        for _ in range(200):
+            if scheduler_file.is_file():
+                break
+            time.sleep(0.1)
+        started += [subprocess.Popen(dask[:2] + ["distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file),
+                                                 "--nthreads", "1", "--no-dashboard"],
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+        out = run(split(), Settings(cluster=str(scheduler_file), runs=tmp_path))
+        assert (out.count, out.positions, out.complete) == (1, 20000, True)
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+
+
+def _journal_progress(folder: Path) -> tuple[int, int]:
+    """(tasks committed, tasks in all) of the one journal in `folder`, (0, 1) before it exists."""
+    path = next(folder.glob("*.sqlite"), None)
+    if path is None:
+        return 0, 1
+    try:
+        db = sqlite3.connect(path)
+        key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
+        return db.execute("SELECT count(*) FROM tasks").fetchone()[0], key["tasks"]
+    except (sqlite3.Error, TypeError):         # created but not yet written
+        return 0, 1
+
+
+def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_path):
+    """`solve stones --n 4` killed with SIGKILL partway, then rerun: 38 with exactly 61,834,132
+    positions, the count of an uninterrupted run."""
+    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
+    command = [sys.executable, "-m", "workbench", "solve", "stones", "--n", "4", "--json", "--time-limit", "900"]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    done, total = 0, 1
+    for _ in range(6000):
+        time.sleep(0.05)
+        done, total = _journal_progress(tmp_path)
+        if done >= max(1, total // 3) or child.poll() is not None:
+            break
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    done, total = _journal_progress(tmp_path)
+    assert 0 < done < total
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    record = json.loads(out)
+    assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
+    assert record["message"].startswith("61,834,132 positions"), record["message"]
+    assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
+
+
+def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
+    """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
+    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
+    command = [sys.executable, "-m", "workbench", "count", "percolation", "--n", "8", "--counter", "transfer",
+               "--json", "--time-limit", "900"]
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    for _ in range(6000):
+        time.sleep(0.05)
+        done, total = _journal_progress(tmp_path)
+        if done >= max(1, total // 3) or child.poll() is not None:
+            break
+    os.killpg(child.pid, signal.SIGKILL)
+    child.wait()
+    done, total = _journal_progress(tmp_path)
+    assert 0 < done < total
+    record = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    assert (record["count"], record["status"], record["match"]) == (7006916, "optimal", "yes")
+
+
+def test_stones_on_a_local_dask_cluster_gives_the_answer_and_counters_of_threads(tmp_path):
+    from workbench.puzzles.stones.search import search
+
+    threads = search(3, Settings(threads=2, journal=False, quiet=True))
+    dask = search(3, Settings(cluster="local:2", runs=tmp_path, quiet=True))
+    assert threads.best == 28
+    assert (dask.best, dask.positions, dask.complete) == (threads.best, threads.positions, True)

@@ -1,0 +1,260 @@
+"""One task layer for every exhaustive search: split, run on every core or on a Dask cluster,
+journal each finished task, reduce.
+
+A search is cut into many small, picklable task descriptors (many more than workers, so that the
+tail never leaves cores idle). A kernel runs one task and returns an Outcome; the outcomes reduce
+with Outcome.merge (the best value with its witness, exact sums of counts and positions). Each
+finished task is committed to a SQLite journal as it arrives, so a killed run resumes where it
+stopped, with the same final answer and the same counters as an uninterrupted one.
+
+Executors: local threads (the numba kernels release the GIL), or Dask distributed (`local:K` for a
+LocalCluster of K worker processes, `tcp://HOST:PORT` or a scheduler file for a real cluster). Both
+are driven through the concurrent.futures interface, with a bounded window of tasks in flight. The
+journal, not Dask, is the record of what is done.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import contextlib
+import fcntl
+import hashlib
+import inspect
+import json
+import math
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from .outcome import Outcome
+
+JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
+WINDOW = 4                  # tasks in flight per worker
+LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
+
+Kernel = Callable[[Any, float], Outcome]      # kernel(task, stop_at): stop_at is a time.time() instant
+
+
+def cluster_address(text: str) -> str:
+    """The --cluster value, checked when it is read: local:K, tcp://HOST:PORT or a scheduler file."""
+    import argparse
+
+    kind, _, rest = text.partition(":")
+    if kind == "local" and rest.isdigit() and 1 <= int(rest) <= 4096:
+        return text
+    if kind in ("tcp", "tls") and rest.startswith("//") and len(rest) > 2:
+        return text
+    if Path(text).is_file():
+        return text
+    raise argparse.ArgumentTypeError(f"--cluster is local:K, tcp://HOST:PORT or a scheduler file, got {text!r}")
+
+
+class JournalBusy(Exception):
+    """Another process holds this search's journal."""
+
+
+@dataclass(frozen=True)
+class Split:
+    """A search cut into independent tasks. `identity` holds whatever changes the answer (the puzzle,
+    n, the search's parameters); the kernel's code version is added to it, so that a changed
+    search never resumes from an old journal. `kernel` lives in the installed package (Dask
+    workers import it by name)."""
+
+    name: str
+    identity: dict[str, Any]
+    tasks: Sequence[Any]
+    kernel: Kernel
+    maximise: bool = False
+
+    @property
+    def key(self) -> dict[str, Any]:
+        source = Path(inspect.getsourcefile(self.kernel) or "").read_bytes()
+        return {**self.identity, "search": self.name, "tasks": len(self.tasks),
+                "code": hashlib.sha256(source).hexdigest()[:16]}
+
+
+@dataclass
+class Settings:
+    """How a split search runs: where, for how long, with which journal."""
+
+    threads: int = 2
+    time_limit: float | None = None
+    cluster: str | None = None      # None: threads; local:K, tcp://HOST:PORT or a scheduler file
+    journal: bool = True
+    fresh: bool = False             # forget the journal and start over
+    quiet: bool = False
+    runs: Path = field(default_factory=lambda: Path(os.environ.get(JOURNALS, "runs/journals")))
+
+
+class Journal:
+    """The finished tasks of one search, in a SQLite database (WAL mode) under runs/journals/. One
+    process at a time: a second one refuses with JournalBusy rather than share the file."""
+
+    def __init__(self, folder: Path, key: dict[str, Any], fresh: bool = False) -> None:
+        text = json.dumps(key, sort_keys=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        self.path = folder / f"{key['search']}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.sqlite"
+        self._lock = open(self.path.with_suffix(".lock"), "w")
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock.close()
+            raise JournalBusy(f"another run is using the journal {self.path}; wait for it, or stop it") from None
+        if fresh:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, outcome TEXT NOT NULL, "
+                        "seconds REAL NOT NULL, finished TEXT NOT NULL)")
+        stored = self.db.execute("SELECT key FROM search").fetchone()
+        if stored is None:
+            self.db.execute("INSERT INTO search VALUES (?)", (text,))
+        elif stored[0] != text:
+            raise JournalBusy(f"{self.path} belongs to another search; remove it or run with --fresh")
+
+    def done(self) -> dict[int, Outcome]:
+        rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
+        return {task: Outcome(**json.loads(text)) for task, text in rows}
+
+    def record(self, task: int, outcome: Outcome, seconds: float) -> None:
+        """Commit one finished task (a complete one only: a task cut by the clock is run again)."""
+        text = json.dumps(asdict(outcome), default=lambda o: o.tolist())
+        self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
+                        (task, text, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
+
+    def close(self, finished: bool = False) -> None:
+        """A finished search leaves no journal: its answer goes to the results, and a rerun of the
+        command then searches again rather than replay."""
+        self.db.close()
+        if finished:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        self._lock.close()
+
+
+@contextlib.contextmanager
+def executor(settings: Settings) -> Iterator[tuple[cf.Executor, int]]:
+    """The pool the tasks run on, and how many workers it has."""
+    if settings.cluster is None:
+        threads = max(1, settings.threads)
+        with cf.ThreadPoolExecutor(threads) as pool:
+            yield pool, threads
+        return
+    from distributed import Client, LocalCluster
+
+    with contextlib.ExitStack() as stack:
+        where = settings.cluster
+        if where.startswith("local:"):
+            workers = int(where.partition(":")[2])
+            cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                       dashboard_address=None, processes=True))
+            client = stack.enter_context(Client(cluster))
+        elif Path(where).is_file():
+            client = stack.enter_context(Client(scheduler_file=where))
+        else:
+            client = stack.enter_context(Client(where))
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        yield client.get_executor(pure=False), workers
+
+
+def run(split: Split, settings: Settings, start: Outcome | None = None,
+        on_better: Callable[[Outcome], None] | None = None) -> Outcome:
+    """All tasks of `split` (those its journal already holds are skipped), reduced onto `start`
+    (the work done before the split). Complete only when every task finished within the limit."""
+    stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
+    total = start or Outcome(maximise=split.maximise)
+    journal = Journal(settings.runs, split.key, settings.fresh) if settings.journal else None
+    completed, todo = 0, list(range(len(split.tasks)))
+    try:
+        done = journal.done() if journal else {}
+        for outcome in done.values():
+            total = total.merge(outcome)
+        todo = [i for i in range(len(split.tasks)) if i not in done]
+        progress = Progress(len(split.tasks), len(done), settings.quiet)
+        with executor(settings) as (pool, workers):
+            total, completed = _drain(split, pool, workers, todo, stop_at, total, journal, progress, on_better)
+        progress.close()
+    finally:
+        if journal:
+            journal.close(finished=completed == len(todo))
+    return Outcome(total.best, total.witness, total.count, total.positions,
+                   total.complete and completed == len(todo), len(split.tasks), split.maximise)
+
+
+def _drain(split: Split, pool: cf.Executor, workers: int, todo: list[int], stop_at: float, total: Outcome,
+           journal: Journal | None, progress: Progress,
+           on_better: Callable[[Outcome], None] | None) -> tuple[Outcome, int]:
+    """Keep WINDOW tasks per worker in flight; commit each one as it finishes. Returns the reduced
+    outcome and how many tasks finished (a task cut by the clock is not finished: a rerun redoes it)."""
+    queue = iter(todo)
+    completed = 0
+    running: dict[cf.Future[Outcome], tuple[int, float]] = {}
+
+    def refill() -> None:
+        while len(running) < WINDOW * workers and time.time() < stop_at:
+            task = next(queue, None)
+            if task is None:
+                return
+            running[pool.submit(split.kernel, split.tasks[task], stop_at)] = (task, time.time())
+
+    refill()
+    while running:
+        finished, _ = cf.wait(running, timeout=1.0, return_when=cf.FIRST_COMPLETED)
+        for future in finished:
+            task, started = running.pop(future)
+            outcome = future.result()
+            if outcome.complete:
+                completed += 1
+                if journal:
+                    journal.record(task, outcome, time.time() - started)
+            if outcome.beats(total) and on_better:
+                on_better(outcome)
+            total = total.merge(outcome)
+            progress.update(outcome, total)
+        refill()
+    return total, completed
+
+
+class Progress:
+    """A rich bar on a terminal (tasks, positions per second, best so far, ETA); elsewhere a line
+    every few seconds; nothing with `quiet`."""
+
+    def __init__(self, tasks: int, done: int, quiet: bool, stream: TextIO | None = None) -> None:
+        self.stream = stream or sys.stderr
+        self.quiet, self.tasks, self.done = quiet, tasks, done
+        self.started, self.last, self.positions = time.monotonic(), 0.0, 0
+        self.bar = None
+        if not quiet and self.stream.isatty():
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+            from rich.progress import Progress as Bar
+
+            self.bar = Bar(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("{task.fields[rate]}"), TextColumn("best {task.fields[best]}"),
+                           TimeRemainingColumn(), transient=True)
+            self.bar.start()
+            self.job = self.bar.add_task("tasks", total=tasks, completed=done, rate="", best="-")
+
+    def update(self, outcome: Outcome, total: Outcome) -> None:
+        self.done += 1
+        self.positions += outcome.positions
+        rate = f"{self.positions / max(1e-9, time.monotonic() - self.started):,.0f} positions/s"
+        if self.bar is not None:
+            self.bar.update(self.job, completed=self.done, rate=rate, best=total.best)
+        elif not self.quiet and time.monotonic() - self.last >= LOG_EVERY:
+            self.last = time.monotonic()
+            print(f"tasks {self.done}/{self.tasks}, {rate}, best {total.best}", file=self.stream, flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def workers_here() -> int:
+    """The cores this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
