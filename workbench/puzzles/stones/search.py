@@ -8,15 +8,15 @@ For n >= 6 (or --hunt) the backend runs the record hunt (hunt.py) instead.
 """
 from __future__ import annotations
 
-import functools
 import math
 import time
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from ...search import tasks
-from ...search.deadline import Deadline
+from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
 from ...solvers.base import Incumbent, Options, Report, Result, Status
@@ -33,13 +33,19 @@ def default_cut(n: int) -> int:
     return CUTS.get(n, 7)
 
 
-@functools.cache
-def tasks_of(n: int, cut: int) -> tuple[np.ndarray, Outcome[Board]]:
+_FRONTIERS: dict[tuple[int, int], tuple[np.ndarray, Outcome[Board]]] = {}
+
+
+def tasks_of(n: int, cut: int, deadline: Deadline = NEVER) -> tuple[np.ndarray | None, Outcome[Board]]:
     """The frontier boards (deduplicated) and the outcome above the cut: the same in every process
-    that builds them, so a task needs to carry only its indices into the frontier."""
-    front, above = frontier(n, cut)
-    assert front is not None
-    return dedupe(front), above
+    that builds them (once), so a task needs to carry only its indices into the frontier. None for
+    the boards when the deadline comes first."""
+    if (n, cut) not in _FRONTIERS:
+        front, above = frontier(n, cut, deadline)
+        if front is None:
+            return None, above
+        _FRONTIERS[n, cut] = dedupe(front), above
+    return _FRONTIERS[n, cut]
 
 
 def run_task(task: tuple[int, int, np.ndarray], stop_at: float) -> Outcome[Board]:
@@ -47,6 +53,7 @@ def run_task(task: tuple[int, int, np.ndarray], stop_at: float) -> Outcome[Board
     that builds the frontier once); `stop_at` is a time.time() instant (inf: no limit)."""
     n, cut, chunk = task
     front, _ = tasks_of(n, cut)
+    assert front is not None
     return run_chunk(front, chunk, Deadline.after(None if stop_at == math.inf else stop_at - time.time()))
 
 
@@ -59,9 +66,12 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     settings = settings or Settings(journal=False, quiet=True)
     cut = cut if cut is not None else default_cut(n)
-    front, above = tasks_of(n, cut)
+    deadline = Deadline.after(settings.time_limit)
+    front, above = tasks_of(n, cut, deadline)
     if report is not None and above.witness:
         report(Incumbent(above.best, None, above.witness))
+    if front is None:                   # the deadline came before the tasks were made
+        return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
     chunks = [(n, cut, order[i:i + CHUNK]) for i in range(0, len(order), CHUNK)]
     split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK}, chunks, run_task, maximise=True)
@@ -70,7 +80,8 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
         if report is not None:
             report(Incumbent(part.best, None, part.witness))
 
-    return tasks.run(split, settings, above, better)
+    left = None if settings.time_limit is None else deadline.left()
+    return tasks.run(split, replace(settings, time_limit=left), above, better)
 
 
 def warm_up() -> None:
