@@ -124,25 +124,29 @@ def _journal_progress(folder: Path) -> tuple[int, int]:
         return 0, 1
 
 
-def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_path):
-    """`solve stones --n 4` killed with SIGKILL partway, then rerun: 38 with exactly 61,834,132
-    positions, the count of an uninterrupted run."""
-    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
-    command = [sys.executable, "-m", "workbench", "solve", "stones", "--n", "4", "--json", "--time-limit", "900"]
+def killed_a_third_of_the_way_then_rerun(arguments: list[str], journals: Path) -> dict:
+    """Run the command, SIGKILL it (and its worker) once a third of its tasks are journaled, check
+    that it stopped partway, then rerun it to the end: the rerun's JSON record."""
+    env = dict(os.environ, WORKBENCH_JOURNALS=str(journals))
+    command = [sys.executable, "-m", "workbench", *arguments, "--json", "--time-limit", "900"]
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              start_new_session=True)
-    done, total = 0, 1
     for _ in range(6000):
         time.sleep(0.05)
-        done, total = _journal_progress(tmp_path)
+        done, total = _journal_progress(journals)
         if done >= max(1, total // 3) or child.poll() is not None:
             break
     os.killpg(child.pid, signal.SIGKILL)
     child.wait()
-    done, total = _journal_progress(tmp_path)
+    done, total = _journal_progress(journals)
     assert 0 < done < total
-    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
-    record = json.loads(out)
+    return json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+
+
+def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_path):
+    """`solve stones --n 4` killed with SIGKILL partway, then rerun: 38 with exactly 61,834,132
+    positions, the count of an uninterrupted run."""
+    record = killed_a_third_of_the_way_then_rerun(["solve", "stones", "--n", "4"], tmp_path)
     assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
     assert record["message"].startswith("61,834,132 positions"), record["message"]
     assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
@@ -150,21 +154,8 @@ def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_pat
 
 def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
     """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
-    env = dict(os.environ, WORKBENCH_JOURNALS=str(tmp_path))
-    command = [sys.executable, "-m", "workbench", "count", "percolation", "--n", "8", "--counter", "transfer",
-               "--json", "--time-limit", "900"]
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                             start_new_session=True)
-    for _ in range(6000):
-        time.sleep(0.05)
-        done, total = _journal_progress(tmp_path)
-        if done >= max(1, total // 3) or child.poll() is not None:
-            break
-    os.killpg(child.pid, signal.SIGKILL)
-    child.wait()
-    done, total = _journal_progress(tmp_path)
-    assert 0 < done < total
-    record = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--counter", "transfer"],
+                                                  tmp_path)
     assert (record["count"], record["status"], record["match"]) == (7006916, "optimal", "yes")
 
 
