@@ -1,0 +1,488 @@
+"""Record hunt for stepping stones, on the method behind the published best-known boards
+(J.-C. Meyrignac's beam for Al Zimmermann's 2022 contest; the ideas, in our own code).
+
+Why each part:
+- One beam serves every n up to `nmax`: ones are placed lazily, one at a time, on a cell that touches
+  no number yet (so no earlier sum changes), next to the number that needs it. The beam keeps the
+  best board per number of ones used, so one run gives a record for every n <= nmax.
+- Children are ranked by a lexicographic score: ones still in hand, then how many distinct sums
+  above the last value the empty cells offer, how many cells carry such a sum (a sum equal to the
+  last value counts while ones remain), the small sums, a random tie-break. Restarts recombine the
+  keys with random coefficients (ones in hand stay first).
+- The beam is a hash table of prime size near the width, indexed by a Zobrist hash canonical under
+  the 8 symmetries about the 2; on a collision the higher score stays. That removes duplicate
+  boards and thins the beam at random in one step; every surviving board is expanded.
+- A placement filter for new ones: none at offsets from an existing one that the published record
+  boards never show (see forbidden_offsets).
+- Post-processing: the best board is cut back to its first M numbers and the beam re-run from there.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+G = 128                          # grid side; cell p = row * G + col, the 2 at the centre
+MID = G // 2
+CENTRE = MID * G + MID
+EDGE = 4                         # numbers closer than this to the border are not placed
+ONE = 1 << 14                    # a one in a placement sequence: ONE + cell (cells < 2 ** 14)
+MAXS = 4096                      # neighbour sums kept in the histogram (8 * 400 < 4096)
+REACH = 11                       # the filter's reach along a row or column
+DIRS = np.array([-G - 1, -G, -G + 1, -1, 1, G - 1, G, G + 1], dtype=np.int64)
+LEXICOGRAPHIC = np.array([512.0 ** 3, 512.0 ** 2, 512.0, 1.0, 1.0])   # ones, distinct, large, small, noise
+
+
+def published_boards() -> dict[int, list[list[int]]]:
+    """Published best-known boards (data/record-boards.csv, with their source): reference data for
+    deriving the filter and for tests, never reported as found here."""
+    with (Path(__file__).parent / "data" / "record-boards.csv").open() as f:
+        return {int(r["n"]): json.loads(r["board"]) for r in csv.DictReader(f)}
+
+
+def forbidden_offsets(kind: str) -> np.ndarray:
+    """The placement filter as a (2 REACH + 1)^2 table, True where a new one may not sit relative to
+    a one already placed. "near": the 5 x 5 square less its corners, the offsets absent from the
+    published record boards for n = 7..10 (data/record-boards.csv; measured there, every larger offset
+    occurs or is too sparse to call); "wide": the record method's own blob (7 x 7 less its corners,
+    plus the row and the column up to 11 cells; one published n = 7 board breaks it); "off"."""
+    d = np.abs(np.arange(-REACH, REACH + 1))
+    dr, dc = d[:, None], d[None, :]
+    if kind == "near":
+        return (np.maximum(dr, dc) <= 2) & ~((dr == 2) & (dc == 2))
+    if kind == "wide":
+        return ((np.maximum(dr, dc) <= 3) & ~((dr == 3) & (dc == 3))) | (dr == 0) | (dc == 0)
+    if kind == "off":
+        return np.zeros_like(dr + dc, dtype=np.bool_)
+    raise ValueError(f"unknown filter {kind!r} (near, wide, off)")
+
+
+FILTERS = {kind: forbidden_offsets(kind) for kind in ("near", "wide", "off")}
+
+
+def value_cap(nmax: int) -> int:
+    """Sums at or above this are never reachable and are not counted (records stay below 10 n + 15)."""
+    return 10 * nmax + 15
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    """A 64-bit mixer (wrapping int64 arithmetic): the Zobrist key of a (cell, value) code."""
+    x = (x ^ (x >> 31)) * 0x5851F42D4C957F2D
+    x = (x ^ (x >> 29)) * 0x2545F4914F6CDD1D
+    return x ^ (x >> 32)
+
+
+@njit(cache=True)
+def _zobrist(h8, p, v):
+    """XOR the key of value v at cell p into the board's 8 hashes, one per symmetry about the centre
+    (bit 0 of the symmetry swaps the axes, bits 1 and 2 negate them)."""
+    dr0 = p // G - MID
+    dc0 = p % G - MID
+    for o in range(8):
+        dr, dc = (dc0, dr0) if o & 1 else (dr0, dc0)
+        if o & 2:
+            dr = -dr
+        if o & 4:
+            dc = -dc
+        h8[o] ^= _mix(((dr + MID) * G + dc + MID) * 1024 + v + 0x1234567)
+
+
+@njit(cache=True, inline="always")
+def _put(val, sm, nadj, cnt, p, v, sign):
+    """Place (sign 1) or lift (sign -1) value v at p, keeping neighbour sums, the count of adjacent
+    numbers >= 2 (nadj) and the histogram of empty cells per sum (cnt) up to date."""
+    if sign > 0:
+        if sm[p] > 0:
+            cnt[sm[p]] -= 1
+        val[p] = v
+    for j in range(8):
+        q = p + DIRS[j]
+        empty = val[q] == 0
+        if empty and sm[q] > 0:
+            cnt[sm[q]] -= 1
+        sm[q] += sign * v
+        if v >= 2:
+            nadj[q] += sign
+        if empty and sm[q] > 0:
+            cnt[sm[q]] += 1
+    if sign < 0:
+        val[p] = 0
+        if sm[p] > 0:
+            cnt[sm[p]] += 1
+
+
+@njit(cache=True)
+def _keys(cnt, k, rem, cap):
+    """The score's keys after k was placed with rem ones in hand: distinct sums in (k, cap) on empty
+    cells, cells carrying them (plus cells at sum k while ones remain), cells with small sums (below k
+    and still able to reach a value below cap)."""
+    distinct = 0
+    large = 0
+    for s in range(k + 1, min(cap, MAXS)):
+        if cnt[s] > 0:
+            distinct += 1
+            large += cnt[s]
+    if rem > 0:
+        large += cnt[k]
+    small = 0
+    for s in range(1, min(k, cap - k)):
+        small += cnt[s]
+    return distinct, large, small
+
+
+@njit(cache=True)
+def _replay(seq, n, val, sm, nadj, cnt, ones):
+    """Put a placement sequence on the (empty) grid; returns the ones' count and bounding box."""
+    v = 2
+    nones = 0
+    r0, r1, c0, c1 = G, -1, G, -1
+    for i in range(n):
+        e = seq[i]
+        if e >= ONE:
+            p = e - ONE
+            _put(val, sm, nadj, cnt, p, 1, 1)
+            ones[nones] = p
+            nones += 1
+        else:
+            p = e
+            _put(val, sm, nadj, cnt, p, v, 1)
+            v += 1
+        r, c = p // G, p % G
+        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
+    return nones, r0, r1, c0, c1
+
+
+@njit(cache=True)
+def _lift(seq, n, val, sm, nadj, cnt):
+    """Undo _replay (the grid is empty again)."""
+    v = 2
+    for i in range(n):
+        if seq[i] < ONE:
+            v += 1
+    for i in range(n - 1, -1, -1):
+        e = seq[i]
+        if e >= ONE:
+            _put(val, sm, nadj, cnt, e - ONE, 1, -1)
+        else:
+            v -= 1
+            _put(val, sm, nadj, cnt, e, v, -1)
+
+
+@njit(cache=True)
+def _allowed(q, ones, nones, filt):
+    """The placement filter: q keeps clear of every one by the forbidden offsets."""
+    for i in range(nones):
+        dr = q // G - ones[i] // G
+        dc = q % G - ones[i] % G
+        if abs(dr) <= REACH and abs(dc) <= REACH and filt[dr + REACH, dc + REACH]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_par, t_p, t_q, t_h8,
+           val, sm, nadj, cnt, rec_k, rec_seq, rec_n):
+    """Place k on every board of the beam; children go into the hash table (t_*: prime size, the
+    higher score stays on a collision). Each first board reaching k with u ones is kept in rec_*.
+    Returns the number of children made."""
+    np.random.seed(seed)
+    t_score[:] = -np.inf
+    prime = t_score.shape[0]
+    ones = np.empty(nmax + 1, dtype=np.int64)
+    hc = np.empty(8, dtype=np.int64)
+    made = 0
+    for b in range(nb):
+        n = nseq[b]
+        nones, r0, r1, c0, c1 = _replay(seq[b], n, val, sm, nadj, cnt, ones)
+        rem = nmax - nones
+        for r in range(max(EDGE, r0 - 1), min(G - EDGE, r1 + 2)):
+            for c in range(max(EDGE, c0 - 1), min(G - EDGE, c1 + 2)):
+                p = r * G + c
+                if val[p] != 0 or sm[p] < k - 1 or sm[p] > k:
+                    continue
+                for j in range(-1, 8):
+                    if j < 0:
+                        if sm[p] != k:
+                            continue
+                        q = -1
+                    else:
+                        if sm[p] != k - 1 or rem == 0:
+                            break
+                        q = p + DIRS[j]
+                        if val[q] != 0 or nadj[q] != 0 or not _allowed(q, ones, nones, filt):
+                            continue
+                        _put(val, sm, nadj, cnt, q, 1, 1)
+                    _put(val, sm, nadj, cnt, p, k, 1)
+                    left = rem - (q >= 0)
+                    distinct, large, small = _keys(cnt, k, left, cap)
+                    score = (w[0] * left + w[1] * distinct + w[2] * large + w[3] * small
+                             + w[4] * np.random.random())
+                    _put(val, sm, nadj, cnt, p, k, -1)
+                    if q >= 0:
+                        _put(val, sm, nadj, cnt, q, 1, -1)
+                    made += 1
+                    hc[:] = h8[b]
+                    _zobrist(hc, p, k)
+                    if q >= 0:
+                        _zobrist(hc, q, 1)
+                    slot = hc.min() % prime
+                    if score > t_score[slot]:
+                        t_score[slot] = score
+                        t_par[slot] = b
+                        t_p[slot] = p
+                        t_q[slot] = q
+                        t_h8[slot] = hc
+                    u = nmax - left
+                    if k > rec_k[u]:
+                        rec_k[u] = k
+                        rec_seq[u, :n] = seq[b, :n]
+                        m = n
+                        if q >= 0:
+                            rec_seq[u, m] = ONE + q
+                            m += 1
+                        rec_seq[u, m] = p
+                        rec_n[u] = m + 1
+        _lift(seq[b], n, val, sm, nadj, cnt)
+    return made
+
+
+@njit(cache=True, nogil=True)
+def _gather(t_score, t_par, t_p, t_q, t_h8, seq, nseq, out_seq, out_nseq, out_h8):
+    """The table's boards become the next beam; returns its size."""
+    nb = 0
+    for slot in range(t_score.shape[0]):
+        if t_score[slot] == -np.inf:
+            continue
+        b = t_par[slot]
+        m = nseq[b]
+        out_seq[nb, :m] = seq[b, :m]
+        if t_q[slot] >= 0:
+            out_seq[nb, m] = ONE + t_q[slot]
+            m += 1
+        out_seq[nb, m] = t_p[slot]
+        out_nseq[nb] = m + 1
+        out_h8[nb] = t_h8[slot]
+        nb += 1
+    return nb
+
+
+def prime_below(n: int) -> int:
+    """The largest prime <= n (at least 2): the hash table's size."""
+    for m in range(max(n, 2), 1, -1):
+        if all(m % d for d in range(2, math.isqrt(m) + 1)):
+            return m
+    return 2
+
+
+def to_board(seq: np.ndarray) -> list[list[int]]:
+    """A placement sequence as [row, col, value] triples, top-left cell at (0, 0)."""
+    rows, v = [], 2
+    for e in map(int, seq):
+        if e >= ONE:
+            rows.append([(e - ONE) // G, (e - ONE) % G, 1])
+        else:
+            rows.append([e // G, e % G, v])
+            v += 1
+    r0, c0 = min(r for r, _, _ in rows), min(c for _, c, _ in rows)
+    return sorted(([r - r0, c - c0, x] for r, c, x in rows), key=lambda t: t[2])
+
+
+def to_sequence(board: list[list[int]], upto: int) -> list[int]:
+    """The lazy placement sequence of a legal board's numbers 2..upto, the 2 at the centre: each one
+    just before the first number it touches (ones touching none of them stay in hand)."""
+    where = {v: (r, c) for r, c, v in board if v >= 2}
+    ones = {(r, c) for r, c, v in board if v == 1}
+    r2, c2 = where[2]
+    seq: list[int] = []
+    for v in range(2, upto + 1):
+        r, c = where[v]
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (r + dr, c + dc) in ones:
+                    ones.discard((r + dr, c + dc))
+                    seq.append(ONE + (r + dr - r2 + MID) * G + (c + dc - c2 + MID))
+        seq.append((r - r2 + MID) * G + (c - c2 + MID))
+    if any(not (EDGE <= (e % ONE) // G < G - EDGE and EDGE <= e % G < G - EDGE) for e in seq):
+        raise ValueError("board too large for the grid")
+    return seq
+
+
+def starts() -> list[list[int]]:
+    """Every first move: the 2 at the centre with two ones beside it (symmetric ones merge)."""
+    return [[ONE + CENTRE + int(a), ONE + CENTRE + int(b), CENTRE]
+            for i, a in enumerate(DIRS) for b in DIRS[i + 1:]]
+
+
+def score_keys(nmax: int, board: list[list[int]]) -> tuple[int, int, int, int]:
+    """The score's keys for a legal board (its last number k, the ones it uses): ones in hand,
+    distinct sums above k, cells carrying them, small sums. For tests and notes."""
+    k = max(v for _, _, v in board)
+    seq = np.array(to_sequence(board, k), dtype=np.int16)
+    val, sm, nadj, cnt = _grid()
+    nones, *_ = _replay(seq, len(seq), val, sm, nadj, cnt, np.empty(nmax + 1, dtype=np.int64))
+    left = nmax - sum(1 for *_, v in board if v == 1)
+    distinct, large, small = _keys(cnt, k, left, value_cap(nmax))
+    return left, int(distinct), int(large), int(small)
+
+
+def board_hash(board: list[list[int]]) -> int:
+    """The canonical Zobrist hash the beam files a board under (the same for its 8 symmetric images)."""
+    h8 = np.zeros(8, dtype=np.int64)
+    for e in to_sequence(board, max(v for _, _, v in board)):
+        if e >= ONE:
+            _zobrist(h8, e - ONE, 1)
+    v = 2
+    for e in to_sequence(board, max(v for _, _, v in board)):
+        if e < ONE:
+            _zobrist(h8, e, v)
+            v += 1
+    return int(h8.min())
+
+
+def _grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return (np.zeros(G * G, dtype=np.int64), np.zeros(G * G, dtype=np.int64),
+            np.zeros(G * G, dtype=np.int64), np.zeros(MAXS, dtype=np.int64))
+
+
+@dataclass
+class Records:
+    """The best board per number of ones used (value, placement sequence), shared by the runs."""
+
+    nmax: int
+    value: list[int] = field(default_factory=list)
+    board: list[list[list[int]] | None] = field(default_factory=list)
+    cut: int = 0              # the next prefix length of the descent from the best board
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.value = [1] * (self.nmax + 1)
+        self.board = [None] * (self.nmax + 1)
+
+    def best(self, n: int) -> tuple[int, list[list[int]] | None]:
+        """The best board using at most n ones."""
+        u = max(range(n + 1), key=lambda i: (self.value[i], -i))
+        return self.value[u], self.board[u]
+
+
+def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
+         start: list[int] | None = None, deadline: float | None = None,
+         on_record: Callable[[int, int, list[list[int]]], None] | None = None) -> dict[int, int]:
+    """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
+    Calls on_record(ones, value, board) for each first board reaching a value with that many ones;
+    returns {ones: largest value reached}."""
+    prime = prime_below(width)
+    length = value_cap(nmax) + nmax + 2
+    firsts = [start] if start else starts()
+    seq = np.zeros((max(prime, len(firsts)), length), dtype=np.int16)
+    nseq = np.zeros(len(seq), dtype=np.int64)
+    h8 = np.zeros((len(seq), 8), dtype=np.int64)
+    for b, s in enumerate(firsts):
+        seq[b, :len(s)] = s
+        nseq[b] = len(s)
+        v = 2
+        for e in s:
+            _zobrist(h8[b], e - ONE if e >= ONE else e, 1 if e >= ONE else v)
+            v += e < ONE
+    k = sum(1 for e in firsts[0] if e < ONE) + 1
+    out_seq, out_nseq, out_h8 = np.zeros_like(seq), np.zeros_like(nseq), np.zeros_like(h8)
+    table = (np.empty(prime), np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64),
+             np.empty(prime, dtype=np.int64), np.empty((prime, 8), dtype=np.int64))
+    rec_k = np.ones(nmax + 1, dtype=np.int64)
+    rec_seq = np.zeros((nmax + 1, length), dtype=np.int16)
+    rec_n = np.zeros(nmax + 1, dtype=np.int64)
+    grid = _grid()
+    nb = len(firsts)
+    reached: dict[int, int] = {}
+    rng = np.random.default_rng(seed)
+    while nb and k + 1 < value_cap(nmax) and (deadline is None or time.monotonic() < deadline):
+        k += 1
+        before = rec_k.copy()
+        _level(k, nmax, value_cap(nmax), seq, nseq, h8, nb, weights, filt, int(rng.integers(1 << 31)),
+               *table, *grid, rec_k, rec_seq, rec_n)
+        nb = _gather(*table, seq, nseq, out_seq, out_nseq, out_h8)
+        seq, out_seq, nseq, out_nseq, h8, out_h8 = out_seq, seq, out_nseq, nseq, out_h8, h8
+        for u in np.flatnonzero(rec_k > before):
+            reached[int(u)] = int(rec_k[u])
+            if on_record is not None:
+                on_record(int(u), int(rec_k[u]), to_board(rec_seq[u, :rec_n[u]]))
+    return reached
+
+
+def random_weights(rng: np.random.Generator) -> np.ndarray:
+    """A restart's recombination of the keys: ones in hand still first, the others at random."""
+    return np.array([1e6, *np.maximum(0.0, rng.uniform(-20, 80, 3)), 1.0])
+
+
+def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, width: int = 20000,
+         filt: str = "near", nmax: int | None = None, log: Callable[[str], None] | None = None,
+         on_best: Callable[[int, list[list[int]]], None] | None = None) -> tuple[Records, int]:
+    """Beam runs until the time limit (None: 60 s), `threads` at a time: fresh runs (the first with
+    the lexicographic weights, then random ones) and re-runs from the best board's first M numbers,
+    M descending from just below it after each improvement, then at random. Records for every ones
+    count up to nmax (default n); on_best(value, board) is called for each new best board with at
+    most n ones. Returns the records and the number of runs."""
+    nmax = nmax or n
+    limit = 60.0 if time_limit is None else time_limit
+    start = time.monotonic()
+    deadline = start + limit
+    records = Records(nmax)
+    table = FILTERS[filt]
+    runs = [0]
+
+    def on_record(u: int, value: int, board: list[list[int]]) -> None:
+        with records.lock:
+            if value <= records.value[u]:
+                return
+            old = records.best(n)[0]
+            records.value[u], records.board[u] = value, board
+            if records.best(n)[0] > old:
+                records.cut = value - 3
+                if log is not None:
+                    log(f"{time.monotonic() - start:8.1f}s best {value} with {u} ones")
+                if on_best is not None:
+                    on_best(value, board)
+
+    def next_run(r: np.random.Generator) -> tuple[int, int, list[int] | None]:
+        """The run's number, its cut (0: a fresh run) and its start."""
+        with records.lock:
+            runs[0] += 1
+            best, board = records.best(n)
+            if board is None or best < 12:
+                return runs[0], 0, None
+            if records.cut >= best // 6:
+                cut = records.cut
+                records.cut -= max(2, best // 20)
+            elif runs[0] % 2:
+                return runs[0], 0, None
+            else:
+                cut = int(r.integers(best // 6, best - 3))
+            return runs[0], cut, to_sequence(board, cut)
+
+    def worker(wseed: int) -> None:
+        r = np.random.default_rng(wseed)
+        while time.monotonic() < deadline:
+            i, cut, prefix = next_run(r)
+            weights = LEXICOGRAPHIC if i == 1 else random_weights(r)
+            reached = beam(nmax, width, weights, int(r.integers(1 << 31)), table, prefix, deadline, on_record)
+            if log is not None:
+                got = max([v for u, v in reached.items() if u <= n], default=0)
+                log(f"{time.monotonic() - start:8.1f}s run {i}{f' from {cut}' if cut else ''}: "
+                    f"reached {got} (best {records.best(n)[0]})")
+
+    seeds = np.random.default_rng(seed).integers(1 << 31, size=max(1, threads))
+    if threads <= 1:
+        worker(int(seeds[0]))
+    else:
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(worker, map(int, seeds)))
+    return records, runs[0]
