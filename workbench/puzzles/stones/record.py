@@ -21,15 +21,20 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
+
+from ...solvers.base import Incumbent, Options, Report, Result, Status
+from .check import check
 
 G = 128                          # grid side; cell p = row * G + col, the 2 at the centre
 MID = G // 2
@@ -190,13 +195,15 @@ def _allowed(q, ones, nones, filt):
 
 
 @njit(cache=True, nogil=True)
-def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_par, t_p, t_q, t_h8,
+def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_par, t_p, t_q, t_h8,
            val, sm, nadj, cnt, rec_k, rec_seq, rec_n):
     """Place k on every board of the beam; children go into the hash table (t_*: prime size, the
-    higher score stays on a collision). Each first board reaching k with u ones is kept in rec_*.
-    Returns the number of children made."""
+    higher score stays on a collision; the weight of ones in hand must dominate the others, since a
+    child with fewer ones in hand than a slot's holder is dropped unscored). Each first board
+    reaching k with u ones is kept in rec_*. Returns the number of children made."""
     np.random.seed(seed)
     t_score[:] = -np.inf
+    t_left[:] = -1
     prime = t_score.shape[0]
     ones = np.empty(nmax + 1, dtype=np.int64)
     hc = np.empty(8, dtype=np.int64)
@@ -221,27 +228,8 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_par, t_p, 
                         q = p + DIRS[j]
                         if val[q] != 0 or nadj[q] != 0 or not _allowed(q, ones, nones, filt):
                             continue
-                        _put(val, sm, nadj, cnt, q, 1, 1)
-                    _put(val, sm, nadj, cnt, p, k, 1)
-                    left = rem - (q >= 0)
-                    distinct, large, small = _keys(cnt, k, left, cap)
-                    score = (w[0] * left + w[1] * distinct + w[2] * large + w[3] * small
-                             + w[4] * np.random.random())
-                    _put(val, sm, nadj, cnt, p, k, -1)
-                    if q >= 0:
-                        _put(val, sm, nadj, cnt, q, 1, -1)
                     made += 1
-                    hc[:] = h8[b]
-                    _zobrist(hc, p, k)
-                    if q >= 0:
-                        _zobrist(hc, q, 1)
-                    slot = hc.min() % prime
-                    if score > t_score[slot]:
-                        t_score[slot] = score
-                        t_par[slot] = b
-                        t_p[slot] = p
-                        t_q[slot] = q
-                        t_h8[slot] = hc
+                    left = rem - (q >= 0)
                     u = nmax - left
                     if k > rec_k[u]:
                         rec_k[u] = k
@@ -252,12 +240,35 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_par, t_p, 
                             m += 1
                         rec_seq[u, m] = p
                         rec_n[u] = m + 1
+                    hc[:] = h8[b]
+                    _zobrist(hc, p, k)
+                    if q >= 0:
+                        _zobrist(hc, q, 1)
+                    slot = hc.min() % prime
+                    if t_left[slot] > left:
+                        continue            # ones in hand come first: this child cannot win the slot
+                    if q >= 0:
+                        _put(val, sm, nadj, cnt, q, 1, 1)
+                    _put(val, sm, nadj, cnt, p, k, 1)
+                    distinct, large, small = _keys(cnt, k, left, cap)
+                    score = (w[0] * left + w[1] * distinct + w[2] * large + w[3] * small
+                             + w[4] * np.random.random())
+                    _put(val, sm, nadj, cnt, p, k, -1)
+                    if q >= 0:
+                        _put(val, sm, nadj, cnt, q, 1, -1)
+                    if score > t_score[slot]:
+                        t_score[slot] = score
+                        t_left[slot] = left
+                        t_par[slot] = b
+                        t_p[slot] = p
+                        t_q[slot] = q
+                        t_h8[slot] = hc
         _lift(seq[b], n, val, sm, nadj, cnt)
     return made
 
 
 @njit(cache=True, nogil=True)
-def _gather(t_score, t_par, t_p, t_q, t_h8, seq, nseq, out_seq, out_nseq, out_h8):
+def _gather(t_score, t_left, t_par, t_p, t_q, t_h8, seq, nseq, out_seq, out_nseq, out_h8):
     """The table's boards become the next beam; returns its size."""
     nb = 0
     for slot in range(t_score.shape[0]):
@@ -396,6 +407,7 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     k = sum(1 for e in firsts[0] if e < ONE) + 1
     out_seq, out_nseq, out_h8 = np.zeros_like(seq), np.zeros_like(nseq), np.zeros_like(h8)
     table = (np.empty(prime), np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64),
+             np.empty(prime, dtype=np.int64),
              np.empty(prime, dtype=np.int64), np.empty((prime, 8), dtype=np.int64))
     rec_k = np.ones(nmax + 1, dtype=np.int64)
     rec_seq = np.zeros((nmax + 1, length), dtype=np.int16)
@@ -486,3 +498,31 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(worker, map(int, seeds)))
     return records, runs[0]
+
+
+def warm_up() -> None:
+    """Compile the kernels (numba caches them on disk)."""
+    beam(2, 16, LEXICOGRAPHIC, 0)
+
+
+def solve(n: int, params: Any, options: Options, report: Report) -> Result:
+    """The record hunt as the native search's answer: params.width, params.filter; the seed, the
+    threads and the time limit from the options. Each new best board is checked, then reported."""
+    if n < 2:                                 # no 2 can be placed: a lone one is the whole board
+        return Result(status=Status.OPTIMAL, objective=1, bound=1, values=[[0, 0, 1]], solution=[[0, 0, 1]])
+
+    def on_best(value: int, board: list[list[int]]) -> None:
+        verdict = check(n, board)
+        if verdict.objective != value:
+            raise RuntimeError(f"record hunt: a board the checker rejects ({verdict.message})")
+        report(Incumbent(value, None, board))
+
+    log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
+    start = time.monotonic()
+    records, runs = hunt(n, options.time_limit, options.threads, options.seed, params.width, params.filter,
+                         log=log, on_best=on_best)
+    value, board = records.best(n)
+    board = board or [[0, 0, 1]]
+    return Result(status=Status.FEASIBLE, objective=value, values=board, solution=board,
+                  message=f"record hunt: {runs} beam runs of width {params.width} in "
+                          f"{time.monotonic() - start:.0f} s, filter {params.filter}")
