@@ -146,41 +146,39 @@ def _keys(cnt, k, rem, cap):
 
 
 @njit(cache=True)
-def _replay(seq, n, val, sm, nadj, cnt, ones):
-    """Put a placement sequence on the (empty) grid; returns the ones' count and bounding box."""
-    v = 2
-    nones = 0
-    r0, r1, c0, c1 = G, -1, G, -1
-    for i in range(n):
-        e = seq[i]
-        if e >= ONE:
-            p = e - ONE
-            _put(val, sm, nadj, cnt, p, 1, 1)
-            ones[nones] = p
-            nones += 1
-        else:
-            p = e
-            _put(val, sm, nadj, cnt, p, v, 1)
-            v += 1
-        r, c = p // G, p % G
-        r0, r1, c0, c1 = min(r0, r), max(r1, r), min(c0, c), max(c1, c)
-    return nones, r0, r1, c0, c1
-
-
-@njit(cache=True)
-def _lift(seq, n, val, sm, nadj, cnt):
-    """Undo _replay (the grid is empty again)."""
-    v = 2
-    for i in range(n):
-        if seq[i] < ONE:
-            v += 1
-    for i in range(n - 1, -1, -1):
-        e = seq[i]
+def _switch(seq, n, cur, ncur, before, box, ones, val, sm, nadj, cnt):
+    """Turn the grid holding the placement sequence cur[:ncur] into one holding seq[:n]: only the
+    entries after their common prefix are lifted and placed (the beam is kept in the order of its
+    parents, so neighbours in it share all but their last moves). before[i] = (numbers, ones) among
+    the first i entries, box[i] their bounding box, ones[j] the j-th one's cell. Returns n."""
+    d = 0
+    while d < ncur and d < n and cur[d] == seq[d]:
+        d += 1
+    for i in range(ncur - 1, d - 1, -1):
+        e = cur[i]
         if e >= ONE:
             _put(val, sm, nadj, cnt, e - ONE, 1, -1)
         else:
-            v -= 1
-            _put(val, sm, nadj, cnt, e, v, -1)
+            _put(val, sm, nadj, cnt, e, before[i, 0] + 2, -1)
+    for i in range(d, n):
+        e = seq[i]
+        cur[i] = e
+        before[i + 1] = before[i]
+        if e >= ONE:
+            p = e - ONE
+            _put(val, sm, nadj, cnt, p, 1, 1)
+            ones[before[i, 1]] = p
+            before[i + 1, 1] += 1
+        else:
+            p = e
+            _put(val, sm, nadj, cnt, p, before[i, 0] + 2, 1)
+            before[i + 1, 0] += 1
+        r, c = p // G, p % G
+        box[i + 1, 0] = min(box[i, 0], r)
+        box[i + 1, 1] = max(box[i, 1], r)
+        box[i + 1, 2] = min(box[i, 2], c)
+        box[i + 1, 3] = max(box[i, 3], c)
+    return n
 
 
 @njit(cache=True)
@@ -196,7 +194,7 @@ def _allowed(q, ones, nones, filt):
 
 @njit(cache=True, nogil=True)
 def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_par, t_p, t_q, t_h8,
-           val, sm, nadj, cnt, rec_k, rec_seq, rec_n):
+           val, sm, nadj, cnt, cur, before, box, rec_k, rec_seq, rec_n):
     """Place k on every board of the beam; children go into the hash table (t_*: prime size, the
     higher score stays on a collision; the weight of ones in hand must dominate the others, since a
     child with fewer ones in hand than a slot's holder is dropped unscored). Each first board
@@ -208,9 +206,12 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_pa
     ones = np.empty(nmax + 1, dtype=np.int64)
     hc = np.empty(8, dtype=np.int64)
     made = 0
+    ncur = 0
     for b in range(nb):
         n = nseq[b]
-        nones, r0, r1, c0, c1 = _replay(seq[b], n, val, sm, nadj, cnt, ones)
+        ncur = _switch(seq[b], n, cur, ncur, before, box, ones, val, sm, nadj, cnt)
+        nones = before[n, 1]
+        r0, r1, c0, c1 = box[n, 0], box[n, 1], box[n, 2], box[n, 3]
         rem = nmax - nones
         for r in range(max(EDGE, r0 - 1), min(G - EDGE, r1 + 2)):
             for c in range(max(EDGE, c0 - 1), min(G - EDGE, c1 + 2)):
@@ -263,28 +264,35 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_pa
                         t_p[slot] = p
                         t_q[slot] = q
                         t_h8[slot] = hc
-        _lift(seq[b], n, val, sm, nadj, cnt)
+    _switch(seq[0], 0, cur, ncur, before, box, ones, val, sm, nadj, cnt)     # the grid empty again
     return made
 
 
 @njit(cache=True, nogil=True)
-def _gather(t_score, t_left, t_par, t_p, t_q, t_h8, seq, nseq, out_seq, out_nseq, out_h8):
-    """The table's boards become the next beam; returns its size."""
-    nb = 0
+def _gather(t_score, t_left, t_par, t_p, t_q, t_h8, seq, nseq, nb, out_seq, out_nseq, out_h8):
+    """The table's boards become the next beam, in the order of their parents (so that neighbours
+    share long prefixes); returns its size."""
+    start = np.zeros(nb + 1, dtype=np.int64)
+    for slot in range(t_score.shape[0]):
+        if t_score[slot] != -np.inf:
+            start[t_par[slot] + 1] += 1
+    for b in range(nb):
+        start[b + 1] += start[b]
     for slot in range(t_score.shape[0]):
         if t_score[slot] == -np.inf:
             continue
         b = t_par[slot]
+        i = start[b]
+        start[b] += 1
         m = nseq[b]
-        out_seq[nb, :m] = seq[b, :m]
+        out_seq[i, :m] = seq[b, :m]
         if t_q[slot] >= 0:
-            out_seq[nb, m] = ONE + t_q[slot]
+            out_seq[i, m] = ONE + t_q[slot]
             m += 1
-        out_seq[nb, m] = t_p[slot]
-        out_nseq[nb] = m + 1
-        out_h8[nb] = t_h8[slot]
-        nb += 1
-    return nb
+        out_seq[i, m] = t_p[slot]
+        out_nseq[i] = m + 1
+        out_h8[i] = t_h8[slot]
+    return start[nb]
 
 
 def prime_below(n: int) -> int:
@@ -339,8 +347,8 @@ def score_keys(nmax: int, board: list[list[int]]) -> tuple[int, int, int, int]:
     distinct sums above k, cells carrying them, small sums. For tests and notes."""
     k = max(v for _, _, v in board)
     seq = np.array(to_sequence(board, k), dtype=np.int16)
-    val, sm, nadj, cnt = _grid()
-    nones, *_ = _replay(seq, len(seq), val, sm, nadj, cnt, np.empty(nmax + 1, dtype=np.int64))
+    val, sm, nadj, cnt, cur, before, box = _grid(len(seq))
+    _switch(seq, len(seq), cur, 0, before, box, np.empty(nmax + 1, dtype=np.int64), val, sm, nadj, cnt)
     left = nmax - sum(1 for *_, v in board if v == 1)
     distinct, large, small = _keys(cnt, k, left, value_cap(nmax))
     return left, int(distinct), int(large), int(small)
@@ -360,9 +368,13 @@ def board_hash(board: list[list[int]]) -> int:
     return int(h8.min())
 
 
-def _grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return (np.zeros(G * G, dtype=np.int64), np.zeros(G * G, dtype=np.int64),
-            np.zeros(G * G, dtype=np.int64), np.zeros(MAXS, dtype=np.int64))
+def _grid(length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """An empty grid and the bookkeeping of _switch for sequences up to `length` entries."""
+    box = np.zeros((length + 1, 4), dtype=np.int64)
+    box[0] = (G, -1, G, -1)
+    return (np.zeros(G * G, dtype=np.int64), np.zeros(G * G, dtype=np.int64), np.zeros(G * G, dtype=np.int64),
+            np.zeros(MAXS, dtype=np.int64), np.zeros(length, dtype=np.int16),
+            np.zeros((length + 1, 2), dtype=np.int64), box)
 
 
 @dataclass
@@ -412,7 +424,7 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     rec_k = np.ones(nmax + 1, dtype=np.int64)
     rec_seq = np.zeros((nmax + 1, length), dtype=np.int16)
     rec_n = np.zeros(nmax + 1, dtype=np.int64)
-    grid = _grid()
+    grid = _grid(length)
     nb = len(firsts)
     reached: dict[int, int] = {}
     rng = np.random.default_rng(seed)
@@ -421,7 +433,7 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
         before = rec_k.copy()
         _level(k, nmax, value_cap(nmax), seq, nseq, h8, nb, weights, filt, int(rng.integers(1 << 31)),
                *table, *grid, rec_k, rec_seq, rec_n)
-        nb = _gather(*table, seq, nseq, out_seq, out_nseq, out_h8)
+        nb = _gather(*table, seq, nseq, nb, out_seq, out_nseq, out_h8)
         seq, out_seq, nseq, out_nseq, h8, out_h8 = out_seq, seq, out_nseq, nseq, out_h8, h8
         for u in np.flatnonzero(rec_k > before):
             reached[int(u)] = int(rec_k[u])
