@@ -399,8 +399,10 @@ class Records:
 
 def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
          start: list[int] | None = None, deadline: float | None = None,
-         on_record: Callable[[int, int, list[list[int]]], None] | None = None) -> dict[int, int]:
+         on_record: Callable[[int, int, list[list[int]]], None] | None = None,
+         horizon: int = 1 << 20) -> dict[int, int]:
     """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
+    After k, only sums below k + horizon (and below the cap) count as distinct or large sums.
     Calls on_record(ones, value, board) for each first board reaching a value with that many ones;
     returns {ones: largest value reached}."""
     prime = prime_below(width)
@@ -431,7 +433,7 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     while nb and k + 1 < value_cap(nmax) and (deadline is None or time.monotonic() < deadline):
         k += 1
         before = rec_k.copy()
-        _level(k, nmax, value_cap(nmax), seq, nseq, h8, nb, weights, filt, int(rng.integers(1 << 31)),
+        _level(k, nmax, min(value_cap(nmax), k + horizon), seq, nseq, h8, nb, weights, filt, int(rng.integers(1 << 31)),
                *table, *grid, rec_k, rec_seq, rec_n)
         nb = _gather(*table, seq, nseq, nb, out_seq, out_nseq, out_h8)
         seq, out_seq, nseq, out_nseq, h8, out_h8 = out_seq, seq, out_nseq, nseq, out_h8, h8
@@ -505,10 +507,13 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
         while time.monotonic() < deadline:
             i, wide, cut, prefix = next_run(r)
             weights = LEXICOGRAPHIC if i == 1 else random_weights(r)
-            reached = beam(nmax, wide, weights, int(r.integers(1 << 31)), table, prefix, deadline, on_record)
+            horizon = 1 << 20 if i == 1 or r.random() < 0.5 else int(r.integers(15, 36))
+            reached = beam(nmax, wide, weights, int(r.integers(1 << 31)), table, prefix, deadline, on_record,
+                           horizon)
             if log is not None:
                 got = max([v for u, v in reached.items() if u <= n], default=0)
-                log(f"{time.monotonic() - start:8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}: "
+                log(f"{time.monotonic() - start:8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}"
+                    f"{f' horizon {horizon}' if horizon < 1 << 20 else ''}: "
                     f"reached {got} (best {records.best(n)[0]})")
 
     seeds = np.random.default_rng(seed).integers(1 << 31, size=max(1, threads))
