@@ -13,7 +13,9 @@ from workbench.puzzles.stones.record import (
     REACH,
     beam,
     board_hash,
+    finish,
     hunt,
+    prefix,
     published_boards,
     score_keys,
     to_sequence,
@@ -101,3 +103,9 @@ def test_hunt_reports_only_legal_improvements(threads):
     values = [v for v, _ in seen]
     assert values == sorted(set(values)) and values[-1] == records.best(6)[0] >= 45
     assert all(check(6, b).objective == v for v, b in seen)
+
+
+def test_exhaustive_ending_finishes_a_cut_board():
+    """finish() on the seed's a(5) board cut back to 45 finds 49 again (its last 10 numbers searched)."""
+    value, board = finish(5, prefix(BOARD_49, 45), 4)
+    assert value == 49 and check(5, board).objective == 49

@@ -385,6 +385,7 @@ class Records:
     value: list[int] = field(default_factory=list)
     board: list[list[list[int]] | None] = field(default_factory=list)
     cut: int = 0              # the next prefix length of the descent from the best board
+    finished: int = 0         # the best value whose ending was searched exhaustively
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -456,14 +457,47 @@ def random_weights(rng: np.random.Generator) -> np.ndarray:
     return np.array([1e6, *np.maximum(0.0, rng.uniform(-20, 80, 3)), 1.0])
 
 
+def prefix(board: list[list[int]], k: int) -> list[list[int]]:
+    """The part of a board that exists just after k was placed: numbers 2..k and the ones they
+    touch (other ones go back into hand)."""
+    nums = [(r, c) for r, c, v in board if 2 <= v <= k]
+    return [[r, c, v] for r, c, v in board
+            if 2 <= v <= k or (v == 1 and any(max(abs(r - a), abs(c - b)) == 1 for a, b in nums))]
+
+
+EXACT_DEPTH = 10        # the first exhaustive ending re-searches the best board's last 10 numbers
+
+
+def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[list[int]]]:
+    """The best board's ending searched exhaustively by the exact search's kernel (a beam keeps too
+    few boards near the end): 10 numbers back, 5 more each time that ending is searched to the end
+    without a better one, again from 10 after an improvement; each call within 10 s. Returns the
+    best value and board found (the input when nothing better)."""
+    from .search import POSITIONS_PER_SECOND, subtree
+    stop = time.monotonic() + seconds
+    best = max(v for *_, v in board)
+    depth = EXACT_DEPTH
+    while best >= 10 and (left := stop - time.monotonic()) > 0.5:
+        cut = max(3, best - depth)
+        value, found, complete = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
+        if value > best and found:
+            best, board, depth = value, found, EXACT_DEPTH
+        elif complete and cut > 3:
+            depth += 5
+        else:
+            break
+    return best, board
+
+
 def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, width: int = 200000,
          filt: str = "near", nmax: int | None = None, log: Callable[[str], None] | None = None,
          on_best: Callable[[int, list[list[int]]], None] | None = None) -> tuple[Records, int]:
     """Beam runs until the time limit (None: 60 s), `threads` at a time: fresh runs (the first with
     the lexicographic weights, then random ones) and re-runs from the best board's first M numbers,
-    M descending from just below it after each improvement, then at random. Records for every ones
-    count up to nmax (default n); on_best(value, board) is called for each new best board with at
-    most n ones. Returns the records and the number of runs."""
+    M descending from just below it after each improvement, then at random; each new best board's
+    ending is also searched exhaustively (finish, at most 30 s or a tenth of the time limit each
+    time). Records for every ones count up to nmax (default n); on_best(value, board) is called for
+    each new best board with at most n ones. Returns the records and the number of runs."""
     nmax = nmax or n
     limit = 60.0 if time_limit is None else time_limit
     start = time.monotonic()
@@ -515,6 +549,17 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
                 log(f"{time.monotonic() - start:8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}"
                     f"{f' horizon {horizon}' if horizon < 1 << 20 else ''}: "
                     f"reached {got} (best {records.best(n)[0]})")
+            with records.lock:
+                best, board = records.best(n)
+                mine = board is not None and best > records.finished
+                if mine:
+                    records.finished = best
+            if mine and board is not None:
+                value, found = finish(n, board, min(30.0, 0.1 * limit, deadline - time.monotonic()))
+                if log is not None:
+                    log(f"{time.monotonic() - start:8.1f}s exhaustive ending of {best}: {value}")
+                if value > best:
+                    on_record(sum(1 for *_, v in found if v == 1), value, found)
 
     seeds = np.random.default_rng(seed).integers(1 << 31, size=max(1, threads))
     if threads <= 1:
