@@ -534,7 +534,10 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
                 records.cut -= max(2, best // 20)
             else:
                 cut = int(r.integers(best // 6, best - 3))
-            return runs[0], wide, cut, to_sequence(board, cut)
+            try:
+                return runs[0], wide, cut, to_sequence(board, cut)
+            except ValueError:                # a board from finish() too large for the grid
+                return runs[0], wide, 0, None
 
     def worker(wseed: int) -> None:
         r = np.random.default_rng(wseed)
