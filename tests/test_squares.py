@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from conftest import published_values
@@ -13,6 +12,7 @@ from workbench.puzzles.squares.model import Grid, Placement, square_matches
 from workbench.puzzles.squares.puzzle import PUZZLE
 from workbench.puzzles.squares.search import Placements, ladder, polish, search, solution_json, upper_bound
 from workbench.puzzles.squares.search import solve as native_solve
+from workbench.search.deadline import Deadline
 from workbench.solvers.base import Options, Status
 
 PUBLISHED = published_values("squares")
@@ -83,7 +83,7 @@ def test_2s_rule_reaches_an_optimum_the_old_heuristics_missed():
     """n = 24: Chaffin's diagonal and greedy searches stop above 340; the 2s rule finds it in seconds."""
     out = search(Placements.build(24), PUBLISHED[24] + 1, sides=2)
     assert out.best == PUBLISHED[24] and out.complete
-    assert PUZZLE.check(24, solution_json(24, 0, out.placements), {}).objective == PUBLISHED[24]
+    assert PUZZLE.check(24, solution_json(24, 0, out.witness), {}).objective == PUBLISHED[24]
 
 
 def test_lattice_greedy_finds_the_ladder_type_optimum():
@@ -91,7 +91,7 @@ def test_lattice_greedy_finds_the_ladder_type_optimum():
     second with 765 (the plain greedy search needs minutes)."""
     out = search(Placements.build(41, lattice=(3, 20)), 2 * 41 * 42 + 1, greedy_upto=41)
     assert out.complete and out.best == PUBLISHED[41]
-    assert PUZZLE.check(41, solution_json(41, 0, out.placements), {}).objective == PUBLISHED[41]
+    assert PUZZLE.check(41, solution_json(41, 0, out.witness), {}).objective == PUBLISHED[41]
 
 
 def test_runs_reach_the_ladder_optimum_chaffin_found_only_by_exhaustive_search():
@@ -100,8 +100,8 @@ def test_runs_reach_the_ladder_optimum_chaffin_found_only_by_exhaustive_search()
     n, above = 38, 16
     out = search(Placements.build(n, lattice=(3, above), runs_above=above), PUBLISHED[n] + 3, sides=2)
     assert out.complete and out.best == PUBLISHED[n]
-    assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == PUBLISHED[n]
-    by_size = {p.size: p for p in out.placements}
+    assert PUZZLE.check(n, solution_json(n, 0, out.witness), {}).objective == PUBLISHED[n]
+    by_size = {p.size: p for p in out.witness}
     follows = [0 <= by_size[s].x - by_size[s + 1].x <= 1 and 0 <= by_size[s].y - by_size[s + 1].y <= 1
                for s in range(above + 1, n)]
     assert all(a or b for a, b in zip(follows, follows[1:]))   # no run of a single square
@@ -118,7 +118,7 @@ def test_ladder_beats_the_published_bound(n, record):
     assert fixed[n - 12] == Placement(n - 12, 12, 12)
     out = search(Placements.build(n, fixed=fixed), PUBLISHED[n])
     assert out.complete and out.best == record < PUBLISHED[n]
-    assert PUZZLE.check(n, solution_json(n, 0, out.placements), {}).objective == record
+    assert PUZZLE.check(n, solution_json(n, 0, out.witness), {}).objective == record
 
 
 def test_ladder_with_a_column_up_beats_the_published_bound_of_54():
@@ -129,23 +129,25 @@ def test_ladder_with_a_column_up_beats_the_published_bound_of_54():
     assert fixed[18] == Placement(18, 36, 0) and fixed[12] == Placement(12, 42, 42)
     out = search(Placements.build(54, fixed=fixed), PUBLISHED[54])
     assert out.complete and out.best == 1153
-    assert PUZZLE.check(54, solution_json(54, 0, out.placements), {}).objective == 1153
+    assert PUZZLE.check(54, solution_json(54, 0, out.witness), {}).objective == 1153
 
 
 def test_beam_follows_every_greedy_choice_on_small_boards():
     """Up to n = 6 a beam of 1000 never drops a board, so it is Chaffin's whole greedy search,
     which reaches the optimum there; from n = 7 it must choose. Under the optimum it finds nothing."""
     for n in range(1, 9):
-        cost, placements, cut = beam(Placements.build(n), 1000, 1 << 30)
+        out = beam(Placements.build(n), 1000, 1 << 30)
+        cost, placements, cut = out.best, out.witness, not out.complete
         assert cut == (n >= 7)
         assert PUZZLE.check(n, solution_json(n, 0, placements), {}).objective == cost == PUBLISHED[n]
-    assert beam(Placements.build(30), 1000, PUBLISHED[30])[:2] == (PUBLISHED[30], [])
+    assert beam(Placements.build(30), 1000, PUBLISHED[30]).witness is None
 
 
 def test_beam_reaches_the_published_bound_of_57():
     """The beam as the heuristics run it after the ladder's 1251: Chaffin's 1250, which the
     depth-first heuristics here never reached."""
-    cost, placements, _ = beam(Placements.build(57), 16000, PUBLISHED[57] + 1)
+    out = beam(Placements.build(57), 16000, PUBLISHED[57] + 1)
+    cost, placements = out.best, out.witness
     assert PUZZLE.check(57, solution_json(57, 0, placements), {}).objective == cost == PUBLISHED[57]
 
 
@@ -153,11 +155,11 @@ def test_polish_mends_a_spoilt_solution():
     """n = 12 with its small squares moved to the corners (each then adds matches): polishing holds
     the large squares and finds the optimum 125 again."""
     out = search(Placements.build(12), PUBLISHED[12] + 1)
-    spoilt = [p for p in out.placements if p.size > 4]
+    spoilt = [p for p in out.witness if p.size > 4]
     spoilt += [Placement(s, 12 - s if s % 2 else 0, 12 - s) for s in range(1, 5)]
     cost = len({m for p in spoilt for m in square_matches(p.size, p.x, p.y)})
     assert cost > PUBLISHED[12]
-    best, mended = polish(12, 0, spoilt, cost + 1, time.time() + 60)
+    best, mended = polish(12, 0, spoilt, cost + 1, Deadline.after(60))
     assert best == PUBLISHED[12]
     assert PUZZLE.check(12, solution_json(12, 0, mended), {}).objective == PUBLISHED[12]
 
@@ -232,7 +234,7 @@ def test_lower_bound_prune_keeps_optima_and_counts():
         assert plain.count == bounded.count
         if n <= len(CHAFFIN_COUNTS):
             assert bounded.count == CHAFFIN_COUNTS[n - 1]
-    assert bounded.nodes < plain.nodes / 1.5
+    assert bounded.positions < plain.positions / 1.5
 
 
 def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():

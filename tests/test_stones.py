@@ -8,9 +8,10 @@ from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.stones.beam import prefix
 from workbench.puzzles.stones.check import check as check_board
+from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
-from workbench.puzzles.stones.search import search, subtree
+from workbench.puzzles.stones.search import search
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
@@ -49,9 +50,9 @@ def test_checker_accepts_the_seed_board_and_rejects_broken_ones():
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_exact_search_proves_published_values(n):
     out = search(n, time_limit=None, threads=2)
-    assert out["complete"] and out["best"] == PUBLISHED[n]
+    assert out.complete and out.best == PUBLISHED[n]
     if n > 1:
-        assert check_board(n, out["board"]).ok and check_board(n, out["board"]).objective == PUBLISHED[n]
+        assert check_board(n, out.witness).ok and check_board(n, out.witness).objective == PUBLISHED[n]
 
 
 def test_search_backend_through_the_pipeline():
@@ -63,7 +64,8 @@ def test_search_backend_through_the_pipeline():
 def test_exhaustive_ending_of_the_seed_board():
     """From the seed's a(5) board cut after 35, the hunt's exhaustive ending finds 49 and proves no
     more below that prefix (a(5) = 49)."""
-    value, board, complete = subtree(5, prefix(BOARD_49, 35), 10**7)
+    out = subtree(5, prefix(BOARD_49, 35), 10**7)
+    value, board, complete = out.best, out.witness, out.complete
     assert (value, complete) == (49, True) and check_board(5, board).ok and check_board(5, board).objective == 49
 
 
@@ -115,7 +117,7 @@ def test_model_knows_a_single_one_goes_nowhere():
 
 
 def test_hints_are_a_valid_start():
-    board = search(2, threads=1)["board"]
+    board = search(2, threads=1).witness
     m = box_model(2, 9, 16, "max", hint=board)
     assert m.hints and sum(m.hints.values()) == len(board) + 15   # cells + y_2..y_16
 

@@ -149,7 +149,8 @@ def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Op
     return runs
 
 
-def table(puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+def table(  # noqa: PLR0913 - one keyword per flag of the command
+          puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
           time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:

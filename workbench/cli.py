@@ -341,7 +341,8 @@ def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
                 if ra.status == rb.status == Status.OPTIMAL and ra.count != rb.count and ra.solver < rb.solver:
                     issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
                 continue
-            if ra.status == rb.status == Status.OPTIMAL and ra.objective != rb.objective and ra.solver < rb.solver:
+            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
+            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
                 issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
                               f"{clean_number(rb.objective)}")
             if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
@@ -439,7 +440,8 @@ def cmd_verify(args) -> int:
     for claim in false_claims:
         out.print(f"[red]FALSE CLAIM[/]: {claim}")
     ok = verdict.ok and not false_claims
-    out.print(("[green]valid[/]: " if ok else "[red]INVALID[/]: ") + verdict.message, markup=False)
+    out.print("[green]valid[/]: " if ok else "[red]INVALID[/]: ", end="")
+    out.print(verdict.message, markup=False)
     return 0 if ok else 1
 
 

@@ -7,10 +7,13 @@ library never takes the others down; its solver library is imported inside solve
 from __future__ import annotations
 
 import enum
+import importlib
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from importlib.metadata import PackageNotFoundError
+from importlib.metadata import version as _dist_version
 from typing import Any, ClassVar
 
 
@@ -119,9 +122,23 @@ class Backend(ABC):
         `probe`, each one is tried as well as read from its configuration."""
         return {}
 
-    @abstractmethod
+    distribution: ClassVar[str] = ""          # the pip package that holds the solver
+    version_format: ClassVar[str] = "{}"      # how its version reads, e.g. "pulp {}"
+
     def version(self) -> str:
-        """The solver's version, cheaply (importlib.metadata); Unavailable when it is missing."""
+        """The solver's version, cheaply (package metadata, no import); Unavailable when it is missing."""
+        try:
+            return self.version_format.format(_dist_version(self.distribution))
+        except PackageNotFoundError:
+            raise Unavailable(f"{self.distribution} is not installed ({self.install})") from None
+
+    def library(self, module: str) -> Any:
+        """The solver library, imported inside the worker on first use: a missing one disables only
+        this backend."""
+        try:
+            return importlib.import_module(module)
+        except ImportError as e:
+            raise Unavailable(f"{module} cannot be imported ({e}); install: {self.install}") from e
 
     def prepare(self, model: Any) -> None:  # noqa: B027 - optional, and nothing to do by default
         """One-off work (say, compiling native code) done before the time limit starts counting."""

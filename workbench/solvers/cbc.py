@@ -5,7 +5,6 @@ import os
 import re
 import tempfile
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
@@ -27,15 +26,10 @@ class CBC(Backend):
     name = "cbc"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
-
-    def version(self) -> str:
-        return f"pulp {_dist_version('pulp')}"
+    distribution, version_format = "pulp", "pulp {}"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            import pulp
-        except ImportError as e:
-            raise Unavailable(f"PuLP is not installed ({INSTALL})") from e
+        pulp = self.library("pulp")
         t0 = time.perf_counter()
         n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
         prob, xs = to_pulp(model)

@@ -3,11 +3,10 @@ counting."""
 from __future__ import annotations
 
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, Row, as_linear
-from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
 
 INSTALL = "pip install ortools"
 
@@ -63,15 +62,11 @@ class CPSAT(Backend):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     counts = True
-
-    def version(self) -> str:
-        return _dist_version("ortools")
+    distribution = "ortools"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            from ortools.sat.python import cp_model
-        except ImportError as e:
-            raise Unavailable(f"OR-Tools is not installed ({INSTALL})") from e
+        self.library("ortools")
+        from ortools.sat.python import cp_model
         t0 = time.perf_counter()
         lm = as_linear(model)
         cp, xs = build(lm)

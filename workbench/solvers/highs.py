@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import matrix_form
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
+from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install highspy"
 
@@ -17,15 +16,10 @@ class HiGHS(Backend):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     exports = ("lp", "mps")
-
-    def version(self) -> str:
-        return _dist_version("highspy")
+    distribution = "highspy"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            import highspy
-        except ImportError as e:
-            raise Unavailable(f"highspy is not installed ({INSTALL})") from e
+        highspy = self.library("highspy")
         t0 = time.perf_counter()
         n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
         mf = matrix_form(model)
@@ -43,13 +37,12 @@ class HiGHS(Backend):
         # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
         highspy.Highs.resetGlobalScheduler(True)
         h = highspy.Highs()
-        h.setOptionValue("output_flag", bool(options.verbose))
-        h.setOptionValue("threads", int(options.threads))
-        h.setOptionValue("random_seed", int(options.seed))
-        h.setOptionValue("mip_rel_gap", 0.0)
-        h.setOptionValue("mip_abs_gap", 0.0)
+        settings = {"output_flag": bool(options.verbose), "threads": int(options.threads),
+                    "random_seed": int(options.seed), "mip_rel_gap": 0.0, "mip_abs_gap": 0.0}
         if options.time_limit is not None:
-            h.setOptionValue("time_limit", options.remaining(t0))
+            settings["time_limit"] = options.remaining(t0)
+        for key, value in settings.items():
+            h.setOptionValue(key, value)
         h.passModel(lp)
 
         def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill

@@ -5,12 +5,11 @@ import random
 import threading
 import time
 from dataclasses import replace
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
 from ..models.writers import to_wcnf
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
 INSTALL = "pip install python-sat"
 DEFAULTS = dict(solver="g4")   # plain RC2 measured fastest on the grid puzzles (docs/trigrid.md)
@@ -56,15 +55,11 @@ class MaxSAT(Backend):
     kinds = (HittingSet, MaxSatModel)
     install = INSTALL
     exports = ("wcnf",)
-
-    def version(self) -> str:
-        return f"python-sat {_dist_version('python-sat')} (RC2)"
+    distribution, version_format = "python-sat", "python-sat {} (RC2)"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            from pysat.examples.rc2 import RC2, RC2Stratified
-        except ImportError as e:
-            raise Unavailable(f"python-sat is not installed ({INSTALL})") from e
+        rc2_module = self.library("pysat.examples.rc2")
+        RC2, RC2Stratified = rc2_module.RC2, rc2_module.RC2Stratified
         t0 = time.perf_counter()
         if isinstance(model, HittingSet):
             chosen = greedy_hitting_set(model)

@@ -114,7 +114,8 @@ class MiniZinc(Backend):
             t1 = time.perf_counter()
             final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
             t2 = time.perf_counter()
-        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=str(final.status) if final else "")
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1,
+                                       message=str(final.status) if final else "")
         bound = None
         if final is not None and final.statistics.get("objectiveBound") is not None:
             bound = float(final.statistics["objectiveBound"])

@@ -3,12 +3,11 @@ dual bound streamed by an event handler, exact solution counting for pure 0-1 mo
 from __future__ import annotations
 
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import flatten
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
 INSTALL = "pip install pyscipopt"
 
@@ -60,15 +59,11 @@ class SCIP(Backend):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     counts = True
-
-    def version(self) -> str:
-        return f"pyscipopt {_dist_version('pyscipopt')}"
+    distribution, version_format = "pyscipopt", "pyscipopt {}"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        try:
-            from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
-        except ImportError as e:
-            raise Unavailable(f"PySCIPOpt is not installed ({INSTALL})") from e
+        self.library("pyscipopt")
+        from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
         t0 = time.perf_counter()
         lm = as_linear(model)
         n_own = len(lm.vars)

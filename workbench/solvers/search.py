@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import importlib
 import time
-from importlib.metadata import version as _dist_version
 from typing import Any
 
 from ..models.core import NativeTask
@@ -24,9 +23,7 @@ class NativeSearch(Backend):
     kinds = (NativeTask,)
     install = INSTALL
     counts = True
-
-    def version(self) -> str:
-        return f"workbench native (numba {_dist_version('numba')})"
+    distribution, version_format = "numba", "workbench native (numba {})"
 
     def prepare(self, model: Any) -> None:
         """Compile the search (numba caches it on disk) before the time limit starts counting; once

@@ -14,10 +14,12 @@ import functools
 import time
 from typing import Any
 
-import numba
 import numpy as np
 from numba import njit, prange
 
+from ...search.deadline import Deadline
+from ...search.outcome import Outcome
+from ...search.threads import use_threads
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .model import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours
 
@@ -307,8 +309,9 @@ class _Problem:
                            for t in self.targets], dtype=np.int64)
         self.h += (self.h - self.parity) % 2          # a path's length has the hole's parity
 
-    def search(self, bound: int) -> tuple[int, np.ndarray | None, int]:
-        """Bound `bound` over every target that needs it: (target index or -1, hole path, nodes)."""
+    def search(self, bound: int) -> Outcome[tuple[int, np.ndarray]]:
+        """Bound `bound` over every target that needs it: the witness is (target index, the hole's
+        path) of a solution of `bound` moves, if any."""
         todo = np.flatnonzero((self.h <= bound) & (self.parity == bound % 2))
         hh = self.heuristic
         paths = np.zeros((len(todo), bound + 1), dtype=np.int64)
@@ -317,9 +320,9 @@ class _Problem:
         _round(self.targets[todo], bound, hh.group, hh.slot, hh.offset, hh.table, paths, lengths, counts)
         hits = np.flatnonzero(lengths >= 0)
         if not len(hits):
-            return -1, None, int(counts.sum())
+            return Outcome(positions=int(counts.sum()), tasks=len(todo))
         i = hits[0]
-        return int(todo[i]), paths[i, :lengths[i] + 1], int(counts.sum())
+        return Outcome(bound, (int(todo[i]), paths[i, :lengths[i] + 1]), 1, int(counts.sum()), tasks=len(todo))
 
 
 def replay(start: tuple[int, ...], holes: np.ndarray) -> list[int]:
@@ -346,15 +349,15 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     """Fewest moves from the start board(s) to any (pandiagonal) magic square, proven by IDA*."""
     starts = [params.start_board] if params.start else [SORTED, SORTED_SWAPPED]
     pandiagonal = params.pandiagonal
-    numba.set_num_threads(max(1, min(int(options.threads or 1), numba.config.NUMBA_NUM_THREADS)))
-    t0 = time.monotonic()
-    deadline = None if options.time_limit is None else t0 + options.time_limit
+    use_threads(options.threads)
+    deadline = Deadline.after(options.time_limit)
+    t0 = deadline.start
     rng = np.random.default_rng(options.seed)
     squares = magic_squares(pandiagonal)
     problems = [p for p in (_Problem(s, squares, rng) for s in starts) if len(p.targets)]
     t1 = time.monotonic()
 
-    def result(status: Status, objective: int | None, bound: int, message: str, **more) -> Result:
+    def result(status: Status, objective: int | None, bound: int, message: str, **more: Any) -> Result:
         return Result(status, objective, bound, build_seconds=t1 - t0, solve_seconds=time.monotonic() - t1,
                       message=f"{message}; {nodes} nodes", **more)
 
@@ -362,12 +365,13 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
         return Result(Status.INFEASIBLE, message="no magic square is reachable from this start")
     bound, nodes = min(int(p.h.min()) for p in problems), 0
     while bound <= MAX_DEPTH:
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline.passed():
             return result(Status.UNKNOWN, None, bound, f"time limit: no solution under {bound} moves")
         for p in problems:
-            hit, holes, more = p.search(bound)
-            nodes += more
-            if hit >= 0:
+            out = p.search(bound)
+            nodes += out.positions
+            if out.witness is not None:
+                hit, holes = out.witness
                 moves = replay(p.start, holes)
                 solution = dict(start=list(p.start), moves=moves,
                                 end=[int(v) for v in p.targets[hit]], pandiagonal=pandiagonal)

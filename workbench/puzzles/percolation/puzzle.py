@@ -19,7 +19,7 @@ from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
 COUNTERS = ("recursion", "transfer")
-TRANSFER_N_MAX = 12   # search.percolation.N_MAX, not imported here: that module loads numba (tested)
+TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
 
 
 def counter_name(text: str) -> str:

@@ -19,13 +19,13 @@ T with kernels built from U, so all rectangles up to n x n cost O(n^4) operation
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ...search.deadline import Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 N_MAX = 400
@@ -204,12 +204,12 @@ def count(n: int) -> tuple[int, float]:
     """a(n) and the seconds this call spent. A larger n than last time extends the kept recursion,
     so a table of a(1..N) costs one run to N (each row its own share); any other n starts afresh,
     so that every figure is the time of a real computation."""
-    started = time.perf_counter()
+    watch = Deadline()
     if _kept.get("n", N_MAX + 1) >= n:
         _kept["extend"] = recursion(N_MAX)
     _kept["n"] = n
     t = _kept["extend"](n)
-    return int(t.T[n, n]), time.perf_counter() - started
+    return int(t.T[n, n]), watch.elapsed()
 
 
 def terms(n: int) -> list[int]:
@@ -276,10 +276,10 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     if options.count and not params.permutation and params.counter == "recursion":
         if not 1 <= n <= N_MAX:
             return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
-        started = time.perf_counter()
+        watch = Deadline()
         examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
             if show and n <= 12 else []
-        build = time.perf_counter() - started
+        build = watch.elapsed()
         total, seconds = count(n)
         report(Incumbent(None, None, None, count=total))
         return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
@@ -295,9 +295,9 @@ def _transfer(call):
     the compilation (or the load from numba's cache) took."""
     from . import transfer
 
-    started = time.perf_counter()
+    watch = Deadline()
     transfer.warm_up()
-    build = time.perf_counter() - started
+    build = watch.elapsed()
     return call(transfer), build
 
 

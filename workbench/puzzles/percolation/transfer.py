@@ -18,12 +18,14 @@ Example sets for `count --show K` come from a depth-first walk of the same trans
 from __future__ import annotations
 
 import threading
-import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from numba import njit
 
+from ...search.bits import Int, popcount, reverse
+from ...search.deadline import NEVER, Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)   # never a valid key word: rows use at most the low 63 bits
@@ -32,15 +34,6 @@ N_MAX = 12                               # 63 // 12 = 5 rows per word: three wor
 
 
 # -- bit helpers on one board (rows as int64 masks) -------------------------------------------
-@njit(cache=True)
-def _popcount(x: np.int64) -> int:
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
 @njit(cache=True)
 def _close(rows: np.ndarray, last: int, w: int) -> None:
     """Fill rows[0..last] in place: any cell with >= 2 filled orthogonal neighbours, to a fixpoint.
@@ -70,9 +63,9 @@ def _perimeter(rows: np.ndarray, last: int) -> int:
     p = 0
     for i in range(last + 1):
         x = rows[i]
-        p += 4 * _popcount(x) - 2 * _popcount(x & (x >> 1))
+        p += 4 * popcount(x) - 2 * popcount(x & (x >> 1))
         if i < last:
-            p -= 2 * _popcount(x & rows[i + 1])
+            p -= 2 * popcount(x & rows[i + 1])
     return p
 
 
@@ -117,7 +110,7 @@ def _rows_ok(rows: np.ndarray, r: int) -> bool:
 
 # -- the state key: closure rows packed into words, plus used columns -------------------------
 @njit(cache=True)
-def _pack(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray) -> None:
+def _pack(rows: np.ndarray, last: int, w: int, used: Int, key: np.ndarray) -> None:
     per_word = 63 // w
     key[:] = 0
     for i in range(last + 1):
@@ -126,7 +119,7 @@ def _pack(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray) -> No
 
 
 @njit(cache=True)
-def _unpack(key: np.ndarray, last: int, w: int, rows: np.ndarray) -> int:
+def _unpack(key: np.ndarray, last: int, w: int, rows: np.ndarray) -> Int:
     per_word = 63 // w
     full = np.uint64((1 << w) - 1)
     for i in range(rows.shape[0]):
@@ -137,23 +130,14 @@ def _unpack(key: np.ndarray, last: int, w: int, rows: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _mirror(x: np.int64, w: int) -> np.int64:
-    y = 0
-    for b in range(w):
-        if (x >> b) & 1:
-            y |= 1 << (w - 1 - b)
-    return y
-
-
-@njit(cache=True)
-def _canonical(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray,
+def _canonical(rows: np.ndarray, last: int, w: int, used: Int, key: np.ndarray,
                alt: np.ndarray, mirrored: np.ndarray) -> None:
     """Key of the state or of its mirror image, whichever is smaller: mirror images have the
     same futures, and the full board is its own mirror, so merging them keeps the count exact."""
     _pack(rows, last, w, used, key)
     for i in range(last + 1):
-        mirrored[i] = _mirror(rows[i], w)
-    _pack(mirrored, last, w, _mirror(used, w), alt)
+        mirrored[i] = reverse(rows[i], w)
+    _pack(mirrored, last, w, reverse(used, w), alt)
     for w in range(KEY_WORDS - 1, -1, -1):
         if alt[w] != key[w]:
             if alt[w] < key[w]:
@@ -163,7 +147,7 @@ def _canonical(rows: np.ndarray, last: int, w: int, used: int, key: np.ndarray,
 
 # -- an open-addressing hash table of states -> number of prefixes -----------------------------
 @njit(cache=True)
-def _slot(keys: np.ndarray, key: np.ndarray) -> int:
+def _slot(keys: np.ndarray, key: np.ndarray) -> Int:
     mask = keys.shape[0] - 1
     h = np.uint64(1469598103934665603)
     for w in range(KEY_WORDS):
@@ -184,7 +168,7 @@ def _slot(keys: np.ndarray, key: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _add(keys: np.ndarray, counts: np.ndarray, key: np.ndarray, c: np.int64) -> int:
+def _add(keys: np.ndarray, counts: np.ndarray, key: np.ndarray, c: Int) -> int:
     """Add c prefixes to the state; returns 1 when the state is new."""
     s = _slot(keys, key)
     if keys[s, 0] == EMPTY:
@@ -220,7 +204,7 @@ def row_patterns(w: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def _patterns(allowed: np.int64, left: int, table: np.ndarray, ends: np.ndarray, out: np.ndarray) -> int:
+def _patterns(allowed: Int, left: int, table: np.ndarray, ends: np.ndarray, out: np.ndarray) -> int:
     """The patterns of at most `left` cells inside `allowed` (the empty one included)."""
     k = 0
     for j in range(ends[min(left, ends.shape[0] - 1)]):
@@ -232,11 +216,11 @@ def _patterns(allowed: np.int64, left: int, table: np.ndarray, ends: np.ndarray,
 
 
 @njit(cache=True)
-def _extend(rows: np.ndarray, r: int, h: int, w: int, p: np.int64, placed: int, permutation: bool,
+def _extend(rows: np.ndarray, r: int, h: int, w: int, p: Int, placed: int, permutation: bool,
             work: np.ndarray) -> bool:
     """work = the closure after adding pattern p as row r to the closure `rows` of rows 0..r-1;
     False when that can no longer lead to a filled board."""
-    k = _popcount(p)
+    k = popcount(p)
     left = (h + w) // 2 - placed
     if k > left or (permutation and k != 1):
         return False
@@ -254,7 +238,7 @@ def _extend(rows: np.ndarray, r: int, h: int, w: int, p: np.int64, placed: int, 
 
 
 @njit(cache=True)
-def _allowed(rows: np.ndarray, r: int, w: int, used: int, permutation: bool) -> np.int64:
+def _allowed(rows: np.ndarray, r: int, w: int, used: Int, permutation: bool) -> Int:
     """Cells of row r that may be chosen: not under the closure (no perimeter loss), and for the
     permutation variant not in a used column."""
     allowed = ((1 << w) - 1) & ~(rows[r - 1] if r > 0 else 0)
@@ -262,11 +246,15 @@ def _allowed(rows: np.ndarray, r: int, w: int, used: int, permutation: bool) -> 
 
 
 @njit(cache=True, nogil=True)
-def _step(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, h: int, w: int,
-          permutation: bool, table: np.ndarray, ends: np.ndarray, keys: np.ndarray,
-          counts: np.ndarray, size: int):
-    """Extend the states in source slots lo..hi-1 by every admissible pattern of row r.
+def _step(src, lo: int, hi: int, r: int, shape, patterns, dst):
+    """Extend the states in slots lo..hi-1 of the table src = (keys, counts) by every admissible
+    pattern of row r, into dst = (keys, counts, size). shape = (h, w, permutation) is the board,
+    patterns = (table, ends) its row patterns (row_patterns).
     Returns the destination table (grown as needed) and its size."""
+    src_keys, src_counts = src
+    h, w, permutation = shape
+    table, ends = patterns
+    keys, counts, size = dst
     rows = np.zeros(h, dtype=np.int64)
     work = np.zeros(h, dtype=np.int64)
     key = np.zeros(KEY_WORDS, dtype=np.uint64)
@@ -314,17 +302,18 @@ def walked_rows(h: int, w: int) -> int:
     return 0 if h < 7 or w < 7 else max(2, h - 6)
 
 
-def count_sets(n: int, permutation: bool = False, threads: int = 2, deadline: float | None = None,
-               progress=None, walk: int | None = None) -> int:
+def count_sets(n: int, permutation: bool = False, threads: int = 2, deadline: Deadline = NEVER,
+               progress: Callable[[int, int], None] | None = None, walk: int | None = None) -> int:
     """The number of n-cell sets that fill the n x n board (permutation: one per row and column).
-    Raises _Timeout when time.monotonic() passes the deadline."""
+    Raises _Timeout when the deadline passes."""
     if not 1 <= n <= N_MAX:
         raise ValueError(f"the native counter handles 1 <= n <= {N_MAX}")
     return count_rectangle(n, n, permutation, threads, deadline, progress, walk)
 
 
 def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
-                    deadline: float | None = None, progress=None, walk: int | None = None) -> int:
+                    deadline: Deadline = NEVER, progress: Callable[[int, int], None] | None = None,
+                    walk: int | None = None) -> int:
     """The number of (h + w) / 2-cell sets that fill the h x w rectangle (h rows of width w; 0 when
     h + w is odd). Rows 0..h-walk-1 go layer by layer through hash tables of states, the last
     `walk` rows depth first from each stored state."""
@@ -334,22 +323,13 @@ def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
         raise ValueError(f"the transfer matrix cannot hold a {h} x {w} board")
     walk = walked_rows(h, w) if walk is None else max(0, min(walk, h))
     threads = max(1, threads)
-    table, ends = row_patterns(w)
+    patterns = row_patterns(w)
+    shape = (h, w, permutation)
     keys, counts = _table(16)
     _add(keys, counts, np.zeros(KEY_WORDS, dtype=np.uint64), np.int64(1))
     chunk = 1024
     for r in range(h - walk):
-        parts: list = [(*_table(1 << 12), 0) for _ in range(threads)]
-
-        def extend(t: int, lo: int) -> None:
-            parts[t] = _step(keys, counts, lo, min(lo + chunk, keys.shape[0]), r, h, w, permutation,
-                             table, ends, *parts[t])
-
-        _run_chunks(extend, keys.shape[0], chunk, threads, deadline)
-        parts.sort(key=lambda p: -p[2])
-        keys, counts, size = parts[0]
-        for k, c, _ in parts[1:]:
-            keys, counts, size = _merge(keys, counts, size, k, c)
+        keys, counts, size = _layer((keys, counts), r, shape, patterns, threads, chunk, deadline)
         if progress is not None:
             progress(r, size)
     if walk == 0:
@@ -358,14 +338,32 @@ def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
     r0 = h - walk
 
     def finish(t: int, lo: int) -> None:
-        sums[t] += int(_finish(keys, counts, lo, min(lo + chunk, keys.shape[0]), r0, h, w, permutation,
-                               table, ends))
+        sums[t] += int(_finish((keys, counts), lo, min(lo + chunk, keys.shape[0]), r0, shape, patterns))
 
     _run_chunks(finish, keys.shape[0], chunk, threads, deadline)
     return sum(sums)
 
 
-def _run_chunks(work, total: int, chunk: int, threads: int, deadline: float | None) -> None:
+def _layer(src: tuple[np.ndarray, np.ndarray], r: int, shape: tuple[int, int, bool],
+           patterns: tuple[np.ndarray, np.ndarray], threads: int, chunk: int,
+           deadline: Deadline) -> tuple[np.ndarray, np.ndarray, int]:
+    """The states after row r: chunks of the source table extended by the threads into tables of
+    their own, then merged."""
+    parts = [(*_table(1 << 12), 0) for _ in range(threads)]
+
+    def extend(t: int, lo: int) -> None:
+        parts[t] = _step(src, lo, min(lo + chunk, src[0].shape[0]), r, shape, patterns, parts[t])
+
+    _run_chunks(extend, src[0].shape[0], chunk, threads, deadline)
+    parts.sort(key=lambda p: -p[2])
+    keys, counts, size = parts[0]
+    for k, c, _ in parts[1:]:
+        keys, counts, size = _merge(keys, counts, size, k, c)
+    return keys, counts, size
+
+
+def _run_chunks(work: Callable[[int, int], None], total: int, chunk: int, threads: int,
+                deadline: Deadline) -> None:
     """work(thread, lo) for lo = 0, chunk, 2*chunk, ... < total, handed out to `threads` threads
     as they come free (the numba kernels release the GIL); errors and the deadline re-raise here."""
     lock = threading.Lock()
@@ -373,7 +371,7 @@ def _run_chunks(work, total: int, chunk: int, threads: int, deadline: float | No
 
     def loop(t: int) -> None:
         while True:
-            if deadline is not None and time.monotonic() > deadline:
+            if deadline.passed():
                 raise _Timeout()
             with lock:
                 lo = next(starts, None)
@@ -384,7 +382,7 @@ def _run_chunks(work, total: int, chunk: int, threads: int, deadline: float | No
     _run_parallel(loop, threads)
 
 
-def _run_parallel(work, threads: int) -> None:
+def _run_parallel(work: Callable[[int], None], threads: int) -> None:
     """Run work(0..threads-1) in threads (the numba kernels release the GIL); re-raise errors."""
     errors: list[BaseException] = []
 
@@ -406,12 +404,14 @@ def _run_parallel(work, threads: int) -> None:
 
 # -- depth-first walk: the last rows of the count, example sets, and a cross-check ------------
 @njit(cache=True, nogil=True)
-def _dfs(start: np.ndarray, d0: int, used0: int, h: int, w: int, permutation: bool, table: np.ndarray,
-         ends: np.ndarray, limit: int, count_all: bool, offset: int, found: np.ndarray) -> int:
-    """Walk the row transitions depth first from the closure `start` of rows 0..d0-1, one set at
-    a time. Returns how many completions it met (all of them when count_all, else it stops at
-    `limit`) and stores the first `limit` of them in `found` as the chosen cells' rows d0..n-1;
-    `offset` rotates the order in which each row's patterns are tried (a cheap seed)."""
+def _dfs(start: np.ndarray, d0: int, used0: Int, shape, patterns, limit: int, count_all: bool, offset: int,
+         found: np.ndarray) -> int:
+    """Walk the row transitions depth first from the closure `start` of rows 0..d0-1 (shape and
+    patterns as in _step), one set at a time. Returns how many completions it met (all of them when
+    count_all, else it stops at `limit`) and stores the first `limit` of them in `found` as the
+    chosen cells' rows d0..n-1; `offset` rotates the order in which each row's patterns are tried (a cheap seed)."""
+    h, w, permutation = shape
+    table, ends = patterns
     cells = (h + w) // 2
     clos = np.zeros((h + 1, h), dtype=np.int64)
     pats = np.zeros((h, table.shape[0]), dtype=np.int64)
@@ -445,7 +445,7 @@ def _dfs(start: np.ndarray, d0: int, used0: int, h: int, w: int, permutation: bo
                 break
             continue
         clos[d + 1, :] = work
-        placed[d + 1] = placed[d] + _popcount(p)
+        placed[d + 1] = placed[d] + popcount(p)
         used[d + 1] = used[d] | p
         d += 1
         npat[d] = _patterns(_allowed(work, d, w, used[d], permutation), cells - placed[d], table, ends, pats[d])
@@ -454,11 +454,12 @@ def _dfs(start: np.ndarray, d0: int, used0: int, h: int, w: int, permutation: bo
 
 
 @njit(cache=True, nogil=True)
-def _finish(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: int, h: int, w: int,
-            permutation: bool, table: np.ndarray, ends: np.ndarray) -> np.int64:
-    """Sum over the states (closures of rows 0..r-1) in slots lo..hi-1 of their prefix counts times
-    their completions, found depth first: the last layers are the widest, so they are walked
-    instead of stored."""
+def _finish(src, lo: int, hi: int, r: int, shape, patterns) -> Int:
+    """Sum over the states (closures of rows 0..r-1) in slots lo..hi-1 of src = (keys, counts) of
+    their prefix counts times their completions, found depth first: the last layers are the widest,
+    so they are walked instead of stored."""
+    src_keys, src_counts = src
+    h, w, _ = shape
     rows = np.zeros(h, dtype=np.int64)
     none = np.zeros((1, h), dtype=np.int64)
     total = np.int64(0)
@@ -466,7 +467,7 @@ def _finish(src_keys: np.ndarray, src_counts: np.ndarray, lo: int, hi: int, r: i
         if src_keys[s, 0] == EMPTY:
             continue
         used = _unpack(src_keys[s], r - 1, w, rows)
-        total += src_counts[s] * _dfs(rows, r, used, h, w, permutation, table, ends, 0, True, 0, none)
+        total += src_counts[s] * _dfs(rows, r, used, shape, patterns, 0, True, 0, none)
     return total
 
 
@@ -475,14 +476,14 @@ def example_sets(n: int, k: int, permutation: bool = False, seed: int = 0) -> li
     if k <= 0:
         return []
     found = np.zeros((k, n), dtype=np.int64)
-    got = _dfs(np.zeros(n, dtype=np.int64), 0, 0, n, n, permutation, *row_patterns(n), k, False, seed, found)
+    got = _dfs(np.zeros(n, dtype=np.int64), 0, 0, (n, n, permutation), row_patterns(n), k, False, seed, found)
     return [{"n": n, "cells": [[r, c] for r in range(n) for c in range(n) if (m[r] >> c) & 1]}
             for m in found[:min(got, k)]]
 
 
 def enumerate_count(n: int, permutation: bool = False) -> int:
     """The count by plain enumeration of every set (slow; cross-checks count_sets for small n)."""
-    return int(_dfs(np.zeros(n, dtype=np.int64), 0, 0, n, n, permutation, *row_patterns(n), 0, True, 0,
+    return int(_dfs(np.zeros(n, dtype=np.int64), 0, 0, (n, n, permutation), row_patterns(n), 0, True, 0,
                     np.zeros((1, n), dtype=np.int64)))
 
 
@@ -507,7 +508,7 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
         found = example_sets(n, 1, permutation, seed)
         return Result(Status.OPTIMAL, solution=found[0] if found else None,
                       message="a percolating set" if found else "no percolating set")
-    deadline = None if options.time_limit is None else time.monotonic() + options.time_limit
+    deadline = Deadline.after(options.time_limit)
     examples = example_sets(n, options.show, permutation, seed)
     try:
         total = count_sets(n, permutation, max(1, int(options.threads)), deadline)

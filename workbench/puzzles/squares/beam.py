@@ -1,11 +1,12 @@
 """Beam search for matchstick squares: Chaffin's greedy rule applied to many boards at once.
 
-Squares are placed largest first, as in the depth-first search (squares.py), but breadth-first: every
+Squares are placed largest first, as in the depth-first search (search.py), but breadth-first: every
 board of the beam gets each placement of the next size that adds the fewest matches to it (ties all
 kept; a free placement alone), and the `width` cheapest of those children, duplicates dropped, form
 the next beam. Why: the greedy depth-first search spends its time varying the smallest squares below
-its first few choices of large ones; the beam varies every size. With width 10 000 it finds n = 57's
-published 1250 in 6 s, which no depth-first heuristic here reached in 20 minutes.
+its first few choices of large ones; the beam varies every size. With width 16 000 (the third of
+the heuristics' BEAM_WIDTHS) it finds n = 57's published 1250, which no depth-first heuristic here
+reached in 20 minutes.
 
 Ties at the cut are broken by a hash of the board, which is also how duplicates are found: the key of
 a child is its cost in the high bits and its board's hash in the low ones, so one sort ranks the
@@ -13,20 +14,21 @@ children, spreads the ties pseudo-randomly and puts equal boards side by side.
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numba import njit, prange
 
+from ...search.bits import low_mask
+from ...search.deadline import NEVER, Deadline
+from ...search.outcome import Outcome
+from .kernel import PlacementArrays, Placements, added, put
 from .model import Placement
-from .search import Placements, _added, _put
 
 COST_SHIFT = 50                  # a child's key: cost << COST_SHIFT | the board's hash, truncated
 PARENT_SHIFT = 20                # a child's origin: parent << PARENT_SHIFT | placement
 
 
 @njit(cache=True, inline="always")
-def _mix(word, line):
+def _mix(word: np.uint64, line: int) -> np.uint64:
     """A 64-bit hash of one board line (splitmix64 of the word and its position)."""
     z = word + np.uint64(line + 1) * np.uint64(0x9E3779B97F4A7C15)
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -35,10 +37,11 @@ def _mix(word, line):
 
 
 @njit(cache=True, parallel=True)
-def _children(boards, cost, sym, px, py, ps, first, last, lines, bound, offsets, keys, origins):
-    """Each board's greedy children among the placements first..last-1 that stay under `bound`.
-    With `offsets` empty only count them (per board); otherwise write their keys and origins there.
-    A board is `lines` row words then `lines` column words."""
+def _children(boards, cost, sym, pl, first, last, bound, offsets, keys, origins):
+    """Each board's greedy children among the placements first..last-1 of `pl` (PlacementArrays)
+    that stay under `bound`. With `offsets` empty only count them (per board); otherwise write their
+    keys and origins there. A board is `lines` row words then `lines` column words."""
+    px, py, ps, _, _, _, _, _, lines = pl
     counting = offsets.shape[0] == 0
     counts = np.zeros(boards.shape[0], np.int64)
     for i in prange(boards.shape[0]):
@@ -46,8 +49,7 @@ def _children(boards, cost, sym, px, py, ps, first, last, lines, bound, offsets,
         least = 1 << 30
         for k in range(first, last):
             if not (sym[i] and px[k] > py[k]):
-                mask = (np.uint64(1) << np.uint64(ps[k])) - np.uint64(1)
-                least = min(least, _added(rows, cols, px[k], py[k], ps[k], mask))
+                least = min(least, added(rows, cols, px[k], py[k], ps[k]))
         if cost[i] + least >= bound:
             continue
         h = np.uint64(0)
@@ -59,11 +61,11 @@ def _children(boards, cost, sym, px, py, ps, first, last, lines, bound, offsets,
             if sym[i] and px[k] > py[k]:
                 continue
             x, y, s = px[k], py[k], ps[k]
-            mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
-            if _added(rows, cols, x, y, s, mask) != least:
+            if added(rows, cols, x, y, s) != least:
                 continue
             if not counting:
                 child = h
+                mask = low_mask(s)
                 rm, cm = mask << np.uint64(x), mask << np.uint64(y)
                 for j, m in ((y, rm), (y + s, rm), (lines + x, cm), (lines + x + s, cm)):
                     child += _mix(boards[i, j] | m, j) - _mix(boards[i, j], j)
@@ -78,8 +80,9 @@ def _children(boards, cost, sym, px, py, ps, first, last, lines, bound, offsets,
 
 
 @njit(cache=True, parallel=True)
-def _place(boards, paths, sym, origins, keys, chosen, px, py, ps, pdiag, lines, depth):
+def _place(boards, paths, sym, origins, keys, chosen, pl, depth):
     """The chosen children as the next beam: boards, paths, symmetry flags and costs."""
+    px, py, ps, pdiag, _, _, _, _, lines = pl
     m = chosen.shape[0]
     nboards = np.empty((m, boards.shape[1]), np.uint64)
     npaths = np.empty((m, paths.shape[1]), np.int32)
@@ -88,10 +91,8 @@ def _place(boards, paths, sym, origins, keys, chosen, px, py, ps, pdiag, lines, 
     for t in prange(m):
         c = chosen[t]
         i, k = origins[c] >> PARENT_SHIFT, origins[c] & ((1 << PARENT_SHIFT) - 1)
-        x, y, s = px[k], py[k], ps[k]
-        mask = (np.uint64(1) << np.uint64(s)) - np.uint64(1)
         nboards[t] = boards[i]
-        _put(nboards[t, :lines], nboards[t, lines:], x, y, s, mask)
+        put(nboards[t, :lines], nboards[t, lines:], px[k], py[k], ps[k])
         npaths[t] = paths[i]
         npaths[t, depth] = k
         nsym[t] = sym[i] and pdiag[k]
@@ -99,12 +100,12 @@ def _place(boards, paths, sym, origins, keys, chosen, px, py, ps, pdiag, lines, 
     return nboards, npaths, nsym, ncost
 
 
-def beam(pl: Placements, width: int, bound: int,
-         deadline: float = float("inf")) -> tuple[int, list[Placement], bool]:
-    """The cheapest solution below `bound` that a beam of `width` boards reaches, as (cost,
-    placements, whether the beam ever dropped a board); (bound, [], ...) if none or past the deadline.
-    A beam that never dropped one followed every greedy choice: a wider one would find nothing more."""
-    lines = pl.grid.side + 1
+def beam(pl: Placements, width: int, bound: int, deadline: Deadline = NEVER) -> Outcome[list[Placement]]:
+    """The cheapest solution below `bound` that a beam of `width` boards reaches (best None if none,
+    or past the deadline). The outcome is complete when the beam never dropped a board: it then
+    followed every greedy choice, and a wider one would find nothing more."""
+    arrays: PlacementArrays = pl.arrays
+    lines = arrays[-1]
     depths = len(pl.pstart)
     boards = np.zeros((1, 2 * lines), np.uint64)
     paths = np.full((1, depths), -1, np.int32)
@@ -112,13 +113,13 @@ def beam(pl: Placements, width: int, bound: int,
     nothing = np.zeros(0, np.int64)
     cut = False
     for depth in range(depths):
-        if time.time() > deadline:
-            return bound, [], True
-        span = (pl.px, pl.py, pl.ps, pl.pstart[depth], pl.pend[depth], lines, bound)
+        if deadline.passed():
+            return Outcome(complete=False)
+        span = (arrays, pl.pstart[depth], pl.pend[depth], bound)
         counts = _children(boards, cost, sym, *span, nothing, nothing, nothing)
         total = int(counts.sum())
         if total == 0:
-            return bound, [], cut
+            return Outcome(complete=not cut)
         offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
         keys, origins = np.empty(total, np.int64), np.empty(total, np.int64)
         _children(boards, cost, sym, *span, offsets, keys, origins)
@@ -128,7 +129,6 @@ def beam(pl: Placements, width: int, bound: int,
         distinct[1:] = ranked[1:] != ranked[:-1]
         chosen = order[distinct]
         cut = cut or len(chosen) > width
-        boards, paths, sym, cost = _place(boards, paths, sym, origins, keys, chosen[:width], pl.px,
-                                          pl.py, pl.ps, pl.pdiag, lines, depth)
+        boards, paths, sym, cost = _place(boards, paths, sym, origins, keys, chosen[:width], arrays, depth)
     best = int(np.argmin(cost))
-    return int(cost[best]), pl.decode(paths[best]), cut
+    return Outcome(int(cost[best]), pl.decode(paths[best]), 1, complete=not cut)

@@ -54,9 +54,7 @@ def labelled_squares(n: int, solution: dict[str, Any]) -> dict[int, tuple[int, i
 class SquaresPuzzle(Puzzle):
     name = "squares"
     title = "Matchstick squares: all squares 1x1..nxn with the fewest matches (OEIS A294249)"
-    sense = "min"
-    n_min = 1
-    n_max = 63
+    sense, n_min, n_max = "min", 1, 63
     formulations = tuple(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items())
     checker = staticmethod(check_squares)
     Params = SquaresParams

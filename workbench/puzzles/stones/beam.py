@@ -14,10 +14,14 @@ number k and extends all of them by k + 1, so it compares boards at equal depth 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 from numba import njit
 
-from .search import _tr
+from ...search.bits import popcount
+from ...search.compiled import transform
+from ...search.symmetry import at_origin
 
 G = 128                         # grid side; cell p = row * G + col, the 2 sits at the centre
 C0 = G // 2
@@ -40,7 +44,7 @@ def _keys(p, v, out):
     dr = p // G - C0
     dc = p % G - C0
     for o in range(8):
-        a, b = _tr(o, dr, dc)
+        a, b = transform(o, dr, dc)
         out[o] = _mix(((a + C0) * G + (b + C0)) * 4096 + v)
 
 
@@ -89,10 +93,15 @@ def _score(cnt, k, rem, weights, par):
 
 
 @njit(cache=True)
-def _expand(k, n, cells, vals, npl, hs, nbeam, dmax, fresh_max, weights, par, noise, seed,
-            ch_par, ch_pos, ch_mask, ch_score, ch_hash):
-    """All children (boards with k placed) of the beam's boards (with k - 1 placed). Returns the
-    number of children written, or -1 when the buffers are too small."""
+def _expand(k, n, boards, nbeam, moves, scoring, children):
+    """All children (boards with k placed) of the first `nbeam` boards = (cells, vals, npl, hs) of
+    the beam (with k - 1 placed), written to children = (parent, cell, mask, score, hash).
+    moves = (dmax, fresh_max) bound the new ones a move may add; scoring = (weights, par, noise,
+    seed) as in _score. Returns the number of children written, or -1 when the buffers are too small."""
+    cells, vals, npl, hs = boards
+    dmax, fresh_max = moves
+    weights, par, noise, seed = scoring
+    ch_par, ch_pos, ch_mask, ch_score, ch_hash = children
     np.random.seed(seed)
     val = np.zeros(G * G, dtype=np.int64)
     sm = np.zeros(G * G, dtype=np.int64)
@@ -133,12 +142,7 @@ def _expand(k, n, cells, vals, npl, hs, nbeam, dmax, fresh_max, weights, par, no
                             elig |= 1 << j
                 m = 0
                 while True:                   # subsets m of elig with d bits (m = 0 when d = 0)
-                    bits = 0
-                    x = m
-                    while x:
-                        bits += x & 1
-                        x >>= 1
-                    if bits == d and (m & ~elig) == 0:
+                    if popcount(m) == d and (m & ~elig) == 0:
                         if nch >= cap_ch:
                             for i in range(npl[b]):       # leave the grid clean before giving up
                                 _put(val, sm, nadj, cnt, cells[b, i], vals[b, i], -1)
@@ -180,9 +184,12 @@ def _expand(k, n, cells, vals, npl, hs, nbeam, dmax, fresh_max, weights, par, no
 
 
 @njit(cache=True)
-def _select(k, width, nch, ch_par, ch_pos, ch_mask, ch_score, ch_hash, cells, vals, npl, hs,
-            ncells, nvals, nnpl, nhs):
-    """Keep the `width` best distinct children and write them as the next beam. Returns its size."""
+def _select(k, width, nch, children, boards, nxt):
+    """Keep the `width` best distinct children of `boards` and write them to `nxt` as the next beam
+    (both (cells, vals, npl, hs)). Returns its size."""
+    ch_par, ch_pos, ch_mask, ch_score, ch_hash = children
+    cells, vals, npl, hs = boards
+    ncells, nvals, nnpl, nhs = nxt
     order = np.argsort(-ch_score[:nch])
     size = 1
     while size < 4 * min(width, nch) + 16:
@@ -232,19 +239,46 @@ def _select(k, width, nch, ch_par, ch_pos, ch_mask, ch_score, ch_hash, cells, va
     return out
 
 
+def default_weights(horizon: int = 12) -> np.ndarray:
+    """Near sums count most: the next number needs a cell now, later ones can still be made."""
+    return np.array([1.0 / (1 + 0.25 * i) for i in range(horizon)])
+
+
+@dataclass(frozen=True, eq=False)
+class Scoring:
+    """How a beam ranks its boards (_score): the weights of near sums, the value of a one in hand
+    (`wones`, growing with k by `wgrow`), the cap on cells counted per sum, the value of a near sum
+    reachable with lazily added ones (`wlazy`), the values of "fuel" cells of sum 1, 2, ...; and
+    the noise that breaks ties (plus `early` for the numbers up to `early_k`)."""
+
+    weights: np.ndarray = field(default_factory=default_weights)
+    wones: float = 3.0
+    fuel: tuple[float, ...] = (0.3, 0.3, 0.3, 0.3)
+    wlazy: float = 0.0
+    cap: int = 1
+    wgrow: float = 0.0
+    noise: float = 0.5
+    early: float = 0.0
+    early_k: int = 12
+
+
+PLAIN = Scoring()
+
+
 class Beam:
     """One beam run, stepped one number at a time from Python (so time limits are honoured)."""
 
-    def __init__(self, n: int, width: int, seed: int = 0, dmax: int = 4, fresh_max: int = 0,
-                 weights: np.ndarray | None = None, wones: float = 3.0, cap: int = 1,
-                 wgrow: float = 0.0, wlazy: float = 0.0, fuel=(0.3, 0.3, 0.3, 0.3),
-                 noise: float = 0.5, early: float = 0.0, early_k: int = 12, start: list[list[int]] | None = None) -> None:
-        """`start`: a board to continue from (its numbers and the ones they touch), else the empty one."""
+    def __init__(self, n: int, width: int, seed: int = 0, scoring: Scoring = PLAIN, dmax: int = 4,
+                 fresh_max: int = 0, start: list[list[int]] | None = None) -> None:
+        """dmax: the most new ones a move may add; fresh_max: the largest number that may start a new
+        group; `start`: a board to continue from (its numbers and the ones they touch), else the
+        empty one."""
         self.n, self.width, self.seed = n, width, seed
         self.dmax, self.fresh_max = dmax, fresh_max
-        self.weights = np.asarray(weights if weights is not None else default_weights(), dtype=np.float64)
-        self.par = np.array([wones, cap, wgrow, wlazy, *fuel], dtype=np.float64)
-        self.noise, self.early, self.early_k = float(noise), float(early), int(early_k)
+        self.weights = np.asarray(scoring.weights, dtype=np.float64)
+        self.par = np.array([scoring.wones, scoring.cap, scoring.wgrow, scoring.wlazy, *scoring.fuel],
+                            dtype=np.float64)
+        self.noise, self.early, self.early_k = float(scoring.noise), float(scoring.early), int(scoring.early_k)
         self.maxp = 12 * n + 64                 # cells per board: records stay below 10 n + 20
         self.cells = np.zeros((width, self.maxp), dtype=np.int32)
         self.vals = np.zeros((width, self.maxp), dtype=np.int16)
@@ -284,10 +318,10 @@ class Beam:
         if self.n < 2 or self.npl[:self.size].max() + 9 > self.maxp:
             return False
         while True:
-            nch = _expand(k, self.n, self.cells, self.vals, self.npl, self.hs, self.size, self.dmax,
-                          self.fresh_max, self.weights, self.par,
-                          self.noise + (self.early if k <= self.early_k else 0.0),
-                          self.seed * 1000003 + k, *self.ch)
+            noise = self.noise + (self.early if k <= self.early_k else 0.0)
+            nch = _expand(k, self.n, (self.cells, self.vals, self.npl, self.hs), self.size,
+                          (self.dmax, self.fresh_max), (self.weights, self.par, noise, self.seed * 1000003 + k),
+                          self.ch)
             if nch >= 0:
                 break
             self.chcap *= 2
@@ -295,7 +329,7 @@ class Beam:
         if nch == 0:
             return False
         nc, nv, nn, nh = self.next
-        size = _select(k, self.width, nch, *self.ch, self.cells, self.vals, self.npl, self.hs, nc, nv, nn, nh)
+        size = _select(k, self.width, nch, self.ch, (self.cells, self.vals, self.npl, self.hs), self.next)
         self.next = (self.cells, self.vals, self.npl, self.hs)
         self.cells, self.vals, self.npl, self.hs = nc, nv, nn, nh
         self.size, self.k = size, k
@@ -304,12 +338,8 @@ class Beam:
     def board(self) -> list[list[int]]:
         """The first board of the beam as [row, col, value] triples, top-left cell at (0, 0)."""
         m = int(self.npl[0])
-        rows = [[int(p) // G, int(p) % G, int(v)] for p, v in zip(self.cells[0, :m], self.vals[0, :m])]
-        if not rows:
-            return [[0, 0, 1]]
-        r0 = min(r for r, _, _ in rows)
-        c0 = min(c for _, c, _ in rows)
-        return sorted([[r - r0, c - c0, v] for r, c, v in rows], key=lambda t: t[2])
+        rows = [[int(p) // G, int(p) % G, int(v)] for p, v in zip(self.cells[0, :m], self.vals[0, :m], strict=True)]
+        return at_origin(rows) if rows else [[0, 0, 1]]
 
 
 def prefix(board: list[list[int]], k: int) -> list[list[int]]:
@@ -318,8 +348,3 @@ def prefix(board: list[list[int]], k: int) -> list[list[int]]:
     nums = [(r, c) for r, c, v in board if 2 <= v <= k]
     return [[r, c, v] for r, c, v in board
             if 2 <= v <= k or (v == 1 and any(max(abs(r - a), abs(c - b)) == 1 for a, b in nums))]
-
-
-def default_weights(horizon: int = 12) -> np.ndarray:
-    """Near sums count most: the next number needs a cell now, later ones can still be made."""
-    return np.array([1.0 / (1 + 0.25 * i) for i in range(horizon)])

@@ -1,11 +1,11 @@
-"""Record hunt for stepping stones (n >= 6): a portfolio of beam searches (stones_beam), each new
+"""Record hunt for stepping stones (n >= 6): a portfolio of beam searches (beam.py), each new
 best board then finished by exhaustive search.
 
 Why: one beam run is cheap and its outcome depends a lot on the scoring weights and the width, so
 the hunt runs many of them: fresh runs cycling through a few scorings, restarts from a prefix of
 the best board (the beam then spends all its width on the last part, where boards die), and runs
 with jittered weights. Widths double after each cycle. A beam keeps too few boards near the end to
-find the best ending, so every new best board's ending is searched exhaustively (stones.subtree),
+find the best ending, so every new best board's ending is searched exhaustively (kernel.subtree),
 10 numbers back at first and 5 more each time that ending proves best. Measured: n = 9, 81 became
 82 that way. Every improvement is reported, so a hard kill loses nothing. No bound is proven (the
 result is FEASIBLE). Single-threaded: `threads` is accepted for the interface and ignored.
@@ -15,51 +15,53 @@ from __future__ import annotations
 import random
 import sys
 import time
-from typing import Any
+from dataclasses import replace
+from typing import Any, TextIO
 
 import numpy as np
 
+from ...search.deadline import Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
-from .beam import Beam, default_weights, prefix
-from .search import POSITIONS_PER_SECOND, subtree
+from .beam import Beam, Scoring, default_weights, prefix
+from .kernel import subtree
 
-# Scorings (see stones_beam._score): ones in hand, small-sum "fuel" cells, near-future sums.
-SCORINGS: list[dict] = [
-    dict(wones=3.0, fuel=(0.3, 0.3, 0.3, 0.3), weights=default_weights(12)),
-    dict(wones=3.0, fuel=(0.3, 0.3, 0.3, 0.3), weights=default_weights(20)),
-    dict(wones=3.0, fuel=(0.3,) * 8, weights=default_weights(12)),
-    dict(wones=4.15, fuel=(0.52, 0.04, 0.2, 0.47),
-         weights=np.array([1.28, 1.08, 0.47, 0.56, 0.44, 0.3, 0.39, 0.33, 0.11, 0.27])),
-    dict(wones=3.0, fuel=(0.23, 0.21, 0.07, 0.47), wlazy=0.03,
-         weights=np.array([0.88, 0.69, 0.53, 0.46, 0.67, 0.45, 0.22, 0.44, 0.26, 0.29])),
+POSITIONS_PER_SECOND = 2.5e6    # the exact kernel's speed here (measured: 5e7 positions in 19.5 s), for budgets
+
+# Scorings (see beam._score): ones in hand, small-sum "fuel" cells, near-future sums.
+SCORINGS: list[Scoring] = [
+    Scoring(wones=3.0, fuel=(0.3, 0.3, 0.3, 0.3), weights=default_weights(12)),
+    Scoring(wones=3.0, fuel=(0.3, 0.3, 0.3, 0.3), weights=default_weights(20)),
+    Scoring(wones=3.0, fuel=(0.3,) * 8, weights=default_weights(12)),
+    Scoring(wones=4.15, fuel=(0.52, 0.04, 0.2, 0.47),
+            weights=np.array([1.28, 1.08, 0.47, 0.56, 0.44, 0.3, 0.39, 0.33, 0.11, 0.27])),
+    Scoring(wones=3.0, fuel=(0.23, 0.21, 0.07, 0.47), wlazy=0.03,
+            weights=np.array([0.88, 0.69, 0.53, 0.46, 0.67, 0.45, 0.22, 0.44, 0.26, 0.29])),
 ]
 
 
 EXACT_DEPTH = 10               # the first exhaustive tail re-searches the best board's last 10 numbers
 
 
-def _jitter(cfg: dict, rng: random.Random) -> dict:
+def _jitter(cfg: Scoring, rng: random.Random) -> Scoring:
     """A scoring near `cfg`: restarts from the same prefix need different choices to find more."""
-    out = dict(cfg)
-    out["wones"] = cfg["wones"] * rng.uniform(0.8, 1.25)
-    out["fuel"] = tuple(f * rng.uniform(0.7, 1.4) for f in cfg["fuel"])
-    out["weights"] = np.asarray(cfg["weights"]) * np.exp(np.array([rng.gauss(0, 0.15) for _ in cfg["weights"]]))
-    return out
+    wones = cfg.wones * rng.uniform(0.8, 1.25)
+    fuel = tuple(f * rng.uniform(0.7, 1.4) for f in cfg.fuel)
+    weights = np.asarray(cfg.weights) * np.exp(np.array([rng.gauss(0, 0.15) for _ in cfg.weights]))
+    return replace(cfg, wones=wones, fuel=fuel, weights=weights)
 
 
 def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budget: int = 100000,
-         log=None, report: Report | None = None, width: int = 1000) -> dict:
+         log: TextIO | None = None, report: Report | None = None, width: int = 1000) -> dict:
     """Beam runs until the time limit (None: 60 s); returns the best board found. `budget` caps the
     beam width, `width` is the first one."""
-    start = time.monotonic()
-    limit = 60.0 if time_limit is None else time_limit
+    deadline = Deadline.after(60.0 if time_limit is None else time_limit)
     rng = random.Random(seed)
     best, board, runs, found_at = 1, [[0, 0, 1]], 0, 0.0
     if n < 2:                       # nothing to place; still compile the beam (warm_up uses this)
         b = Beam(2, 4)
         while b.step():
             pass
-        return {"best": 1, "board": board, "runs": 0, "seconds": time.monotonic() - start, "found_at": 0.0}
+        return {"best": 1, "board": board, "runs": 0, "seconds": deadline.elapsed(), "found_at": 0.0}
     last_report, pending = 0.0, False
 
     def flush() -> None:
@@ -77,17 +79,18 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
         nonlocal best, board, found_at, pending, runs
         depth = EXACT_DEPTH
         while best >= 10:
-            left = limit - (time.monotonic() - start)
+            left = deadline.left()
             if left < 1.0:
                 return
             cut = max(3, best - depth)
-            value, found, complete = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
+            out = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
+            value, found, complete = out.best or 0, out.witness, out.complete
             runs += 1
             if log is not None:
-                print(f"{time.monotonic() - start:8.1f}s run {runs} exhaustive from {cut}: reached {value}"
+                print(f"{deadline.elapsed():8.1f}s run {runs} exhaustive from {cut}: reached {value}"
                       f"{'' if complete else ' (budget spent)'}", file=log, flush=True)
             if value > best and found:
-                best, board, found_at, pending = value, found, time.monotonic() - start, True
+                best, board, found_at, pending = value, found, deadline.elapsed(), True
                 flush()
                 depth = EXACT_DEPTH
             elif complete and cut > 3:
@@ -104,14 +107,14 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
                     continue
                 cut = max(3, best - rng.randint(4, max(5, best // 3)))
                 beam = Beam(n, width, seed=rng.randrange(1 << 30), start=prefix(board, cut),
-                            **_jitter(rng.choice(SCORINGS), rng))
+                            scoring=_jitter(rng.choice(SCORINGS), rng))
             else:
-                beam = Beam(n, width, seed=rng.randrange(1 << 30), **cfg)
+                assert cfg is not None
+                beam = Beam(n, width, seed=rng.randrange(1 << 30), scoring=cfg)
             runs += 1
             dt, before = 0.0, best
             while True:
-                el = time.monotonic() - start
-                if el + 1.5 * dt > limit:
+                if deadline.passed() or deadline.left() < 1.5 * dt:
                     stop = True
                     break
                 t0 = time.monotonic()
@@ -119,19 +122,19 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, budg
                     break
                 dt = time.monotonic() - t0
                 if beam.k > best:
-                    best, board, found_at, pending = beam.k, beam.board(), time.monotonic() - start, True
+                    best, board, found_at, pending = beam.k, beam.board(), deadline.elapsed(), True
                     if time.monotonic() - last_report > 0.5:
                         flush()
             flush()
             if log is not None:
-                print(f"{time.monotonic() - start:8.1f}s run {runs} {kind} width {width}: reached {beam.k}, "
+                print(f"{deadline.elapsed():8.1f}s run {runs} {kind} width {width}: reached {beam.k}, "
                       f"best {best}", file=log, flush=True)
             if best > before and not stop:
                 polish()
             if stop:
                 break
         width = min(budget, width * 2)
-    return {"best": best, "board": board, "runs": runs, "seconds": time.monotonic() - start,
+    return {"best": best, "board": board, "runs": runs, "seconds": deadline.elapsed(),
             "found_at": found_at}
 
 

@@ -6,8 +6,9 @@ k (those on the board when k is placed) sum to exactly k. CP-SAT and MiniZinc ta
 natively; HiGHS and CBC get them as big-M rows from the core.
 
 Symmetry breaking: the 2 sits at the centre of the box (translations) and the 3 in one eighth of
-the plane around it, 0 <= dcol <= drow (rotations and reflections). The box is therefore the set of
-cells within distance box // 2 of the 2 (king moves).
+the plane around it, 0 <= dcol <= drow (rotations and reflections). The box therefore reaches
+box // 2 cells from the 2 on each side for an odd box (the defaults are odd), one fewer on the far
+side for an even one.
 
 Formulations:
 - "max": y[v] = "v is placed", y[v] <= y[v-1], maximise 1 + sum y; the optimum is proven in the box
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...models.core import AllDifferent, Built, LinearModel
+from ...search.symmetry import transform
 
 FORMULATIONS = {
     "max": "maximise the largest number placed (values capped at --top, default 12 n + 6: above every record)",
@@ -175,9 +177,9 @@ def hint_values(m: LinearModel, box: int, top: int, board: Sequence[Sequence[int
     r2, c2 = where[2]
     r3, c3 = where.get(3, (r2, c2))
     dr, dc = r3 - r2, c3 - c2
-    turn = next(o for o in range(8) if 0 <= _turn(o, dr, dc)[1] <= _turn(o, dr, dc)[0])
+    turn = next(o for o in range(8) if 0 <= transform(o, dr, dc)[1] <= transform(o, dr, dc)[0])
     cells = [(mid + a, mid + b, v) for r, c, v in board if v <= top
-             for a, b in [_turn(turn, r - r2, c - c2)]]
+             for a, b in [transform(turn, r - r2, c - c2)]]
     if any(not (0 <= r < box and 0 <= c < box) for r, c, _ in cells):
         return {}
     hints = {i: 0 for i in range(len(m.vars))}
@@ -188,13 +190,6 @@ def hint_values(m: LinearModel, box: int, top: int, board: Sequence[Sequence[int
         if var.name.startswith("y_"):
             hints[i] = int(int(var.name[2:]) in placed)
     return hints
-
-
-def _turn(o: int, dr: int, dc: int) -> tuple[int, int]:
-    """The 8 symmetries of the square: bit 0 swaps the axes, bits 1 and 2 negate them."""
-    if o & 1:
-        dr, dc = dc, dr
-    return (-dr if o & 2 else dr), (-dc if o & 4 else dc)
 
 
 def decode(box: int, top: int, values: Sequence[Any]) -> list[list[int]]:

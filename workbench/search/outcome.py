@@ -1,0 +1,58 @@
+"""One result type for every native search's own answer, before it becomes a workbench Result.
+
+A search that is split into tasks (threads today, machines with the scale-out) reduces the tasks'
+outcomes with `merge`: the better value wins with its witness, equal values add their counts,
+positions add up, and the whole is complete only if every part is. Outcome() with complete=True is
+the neutral element (nothing searched, nothing missed).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from functools import reduce
+from typing import Generic, TypeVar
+
+W = TypeVar("W")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[W]):
+    """best: the best value found (a cost when minimising), None if none; witness: a solution of
+    that value; count: solutions of that value when the search counts them (a pure count has no
+    best); positions: boards searched; complete: the space was searched to the end, so best and
+    count are proven; tasks: the independent tasks this covers."""
+
+    best: int | None = None
+    witness: W | None = None
+    count: int = 0
+    positions: int = 0
+    complete: bool = True
+    tasks: int = 0
+    maximise: bool = False
+
+    @property
+    def found(self) -> bool:
+        return self.witness is not None
+
+    def beats(self, other: Outcome[W]) -> bool:
+        """Whether this value is strictly better than the other's (any value beats none)."""
+        if self.best is None or other.best is None:
+            return other.best is None and self.best is not None
+        return self.best > other.best if self.maximise else self.best < other.best
+
+    def merge(self, other: Outcome[W]) -> Outcome[W]:
+        """The outcome of both searches together."""
+        if self.maximise != other.maximise:
+            raise ValueError("cannot merge a maximisation with a minimisation")
+        if other.beats(self):
+            first, count = other, other.count
+        elif self.beats(other):
+            first, count = self, self.count
+        else:
+            first, count = (self if self.found or not other.found else other), self.count + other.count
+        return replace(first, count=count, positions=self.positions + other.positions,
+                       complete=self.complete and other.complete, tasks=self.tasks + other.tasks)
+
+    @staticmethod
+    def reduce(outcomes: Iterable[Outcome[W]], maximise: bool = False) -> Outcome[W]:
+        return reduce(Outcome.merge, outcomes, Outcome(maximise=maximise))
