@@ -33,8 +33,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...search.compiled import transform
+from ...search.deadline import NEVER, Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .check import check
+from .kernel import subtree
 
 G = 128                          # grid side; cell p = row * G + col, the 2 at the centre
 MID = G // 2
@@ -89,16 +92,9 @@ def _mix(x):
 
 @njit(cache=True)
 def _zobrist(h8, p, v):
-    """XOR the key of value v at cell p into the board's 8 hashes, one per symmetry about the centre
-    (bit 0 of the symmetry swaps the axes, bits 1 and 2 negate them)."""
-    dr0 = p // G - MID
-    dc0 = p % G - MID
+    """XOR the key of value v at cell p into the board's 8 hashes, one per symmetry about the centre."""
     for o in range(8):
-        dr, dc = (dc0, dr0) if o & 1 else (dr0, dc0)
-        if o & 2:
-            dr = -dr
-        if o & 4:
-            dc = -dc
+        dr, dc = transform(o, p // G - MID, p % G - MID)
         h8[o] ^= _mix(((dr + MID) * G + dc + MID) * 1024 + v + 0x1234567)
 
 
@@ -146,11 +142,13 @@ def _keys(cnt, k, rem, cap):
 
 
 @njit(cache=True)
-def _switch(seq, n, cur, ncur, before, box, ones, val, sm, nadj, cnt):
+def _switch(seq, n, ncur, grid, ones):
     """Turn the grid holding the placement sequence cur[:ncur] into one holding seq[:n]: only the
     entries after their common prefix are lifted and placed (the beam is kept in the order of its
-    parents, so neighbours in it share all but their last moves). before[i] = (numbers, ones) among
-    the first i entries, box[i] their bounding box, ones[j] the j-th one's cell. Returns n."""
+    parents, so neighbours in it share all but their last moves). grid = (val, sm, nadj, cnt, cur,
+    before, box): before[i] = (numbers, ones) among the first i entries, box[i] their bounding box;
+    ones[j] is the j-th one's cell. Returns n."""
+    val, sm, nadj, cnt, cur, before, box = grid
     d = 0
     while d < ncur and d < n and cur[d] == seq[d]:
         d += 1
@@ -193,12 +191,17 @@ def _allowed(q, ones, nones, filt):
 
 
 @njit(cache=True, nogil=True)
-def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_par, t_p, t_q, t_h8,
-           val, sm, nadj, cnt, cur, before, box, rec_k, rec_seq, rec_n):
-    """Place k on every board of the beam; children go into the hash table (t_*: prime size, the
-    higher score stays on a collision; the weight of ones in hand must dominate the others, since a
-    child with fewer ones in hand than a slot's holder is dropped unscored). Each first board
-    reaching k with u ones is kept in rec_*. Returns the number of children made."""
+def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
+    """Place k on the nb boards of the beam (seq, nseq, h8); rules = (weights, filter). Children go
+    into the hash table (t_*: prime size, the higher score stays on a collision; the weight of ones
+    in hand must dominate the others, since a child with fewer ones in hand than a slot's holder is
+    dropped unscored). Each first board reaching k with u ones is kept in rec = (rec_k, rec_seq,
+    rec_n). Returns the number of children made."""
+    w, filt = rules
+    seq, nseq, h8 = beam
+    t_score, t_left, t_par, t_p, t_q, t_h8 = table
+    val, sm, nadj, cnt, cur, before, box = grid
+    rec_k, rec_seq, rec_n = rec
     np.random.seed(seed)
     t_score[:] = -np.inf
     t_left[:] = -1
@@ -209,7 +212,7 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_pa
     ncur = 0
     for b in range(nb):
         n = nseq[b]
-        ncur = _switch(seq[b], n, cur, ncur, before, box, ones, val, sm, nadj, cnt)
+        ncur = _switch(seq[b], n, ncur, grid, ones)
         nones = before[n, 1]
         r0, r1, c0, c1 = box[n, 0], box[n, 1], box[n, 2], box[n, 3]
         rem = nmax - nones
@@ -264,14 +267,17 @@ def _level(k, nmax, cap, seq, nseq, h8, nb, w, filt, seed, t_score, t_left, t_pa
                         t_p[slot] = p
                         t_q[slot] = q
                         t_h8[slot] = hc
-    _switch(seq[0], 0, cur, ncur, before, box, ones, val, sm, nadj, cnt)     # the grid empty again
+    _switch(seq[0], 0, ncur, grid, ones)     # the grid empty again
     return made
 
 
 @njit(cache=True, nogil=True)
-def _gather(t_score, t_left, t_par, t_p, t_q, t_h8, seq, nseq, nb, out_seq, out_nseq, out_h8):
-    """The table's boards become the next beam, in the order of their parents (so that neighbours
-    share long prefixes); returns its size."""
+def _gather(table, beam, nb, out):
+    """The table's boards become the next beam `out`, in the order of their parents in `beam` (so
+    that neighbours share long prefixes); returns its size."""
+    t_score, _, t_par, t_p, t_q, t_h8 = table
+    seq, nseq, _ = beam
+    out_seq, out_nseq, out_h8 = out
     start = np.zeros(nb + 1, dtype=np.int64)
     for slot in range(t_score.shape[0]):
         if t_score[slot] != -np.inf:
@@ -347,8 +353,9 @@ def score_keys(nmax: int, board: list[list[int]]) -> tuple[int, int, int, int]:
     distinct sums above k, cells carrying them, small sums. For tests and notes."""
     k = max(v for _, _, v in board)
     seq = np.array(to_sequence(board, k), dtype=np.int16)
-    val, sm, nadj, cnt, cur, before, box = _grid(len(seq))
-    _switch(seq, len(seq), cur, 0, before, box, np.empty(nmax + 1, dtype=np.int64), val, sm, nadj, cnt)
+    grid = _grid(len(seq))
+    _switch(seq, len(seq), 0, grid, np.empty(nmax + 1, dtype=np.int64))
+    cnt = grid[3]
     left = nmax - sum(1 for *_, v in board if v == 1)
     distinct, large, small = _keys(cnt, k, left, value_cap(nmax))
     return left, int(distinct), int(large), int(small)
@@ -399,7 +406,7 @@ class Records:
 
 
 def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
-         start: list[int] | None = None, deadline: float | None = None,
+         start: list[int] | None = None, deadline: Deadline = NEVER,
          on_record: Callable[[int, int, list[list[int]]], None] | None = None,
          horizon: int = 1 << 20) -> dict[int, int]:
     """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
@@ -409,9 +416,10 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     prime = prime_below(width)
     length = value_cap(nmax) + nmax + 2
     firsts = [start] if start else starts()
-    seq = np.zeros((max(prime, len(firsts)), length), dtype=np.int16)
-    nseq = np.zeros(len(seq), dtype=np.int64)
-    h8 = np.zeros((len(seq), 8), dtype=np.int64)
+    size = max(prime, len(firsts))
+    boards = (np.zeros((size, length), dtype=np.int16), np.zeros(size, dtype=np.int64),
+              np.zeros((size, 8), dtype=np.int64))
+    seq, nseq, h8 = boards
     for b, s in enumerate(firsts):
         seq[b, :len(s)] = s
         nseq[b] = len(s)
@@ -420,25 +428,25 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
             _zobrist(h8[b], e - ONE if e >= ONE else e, 1 if e >= ONE else v)
             v += e < ONE
     k = sum(1 for e in firsts[0] if e < ONE) + 1
-    out_seq, out_nseq, out_h8 = np.zeros_like(seq), np.zeros_like(nseq), np.zeros_like(h8)
+    spare = (np.zeros_like(seq), np.zeros_like(nseq), np.zeros_like(h8))
     table = (np.empty(prime), np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64),
              np.empty(prime, dtype=np.int64),
              np.empty(prime, dtype=np.int64), np.empty((prime, 8), dtype=np.int64))
-    rec_k = np.ones(nmax + 1, dtype=np.int64)
-    rec_seq = np.zeros((nmax + 1, length), dtype=np.int16)
-    rec_n = np.zeros(nmax + 1, dtype=np.int64)
+    rec_k, rec_seq, rec_n = rec = (np.ones(nmax + 1, dtype=np.int64), np.zeros((nmax + 1, length), dtype=np.int16),
+                                   np.zeros(nmax + 1, dtype=np.int64))
     grid = _grid(length)
+    rules = (weights, filt)
     nb = len(firsts)
     reached: dict[int, int] = {}
     rng = np.random.default_rng(seed)
-    while nb and k + 1 < value_cap(nmax) and (deadline is None or time.monotonic() < deadline):
+    while nb and k + 1 < value_cap(nmax) and not deadline.passed():
         k += 1
-        before = rec_k.copy()
-        _level(k, nmax, min(value_cap(nmax), k + horizon), seq, nseq, h8, nb, weights, filt, int(rng.integers(1 << 31)),
-               *table, *grid, rec_k, rec_seq, rec_n)
-        nb = _gather(*table, seq, nseq, nb, out_seq, out_nseq, out_h8)
-        seq, out_seq, nseq, out_nseq, h8, out_h8 = out_seq, seq, out_nseq, nseq, out_h8, h8
-        for u in np.flatnonzero(rec_k > before):
+        known = rec_k.copy()
+        _level(k, nmax, min(value_cap(nmax), k + horizon), int(rng.integers(1 << 31)), rules, boards, nb,
+               table, grid, rec)
+        nb = _gather(table, boards, nb, spare)
+        boards, spare = spare, boards
+        for u in np.flatnonzero(rec_k > known):
             reached[int(u)] = int(rec_k[u])
             if on_record is not None:
                 on_record(int(u), int(rec_k[u]), to_board(rec_seq[u, :rec_n[u]]))
@@ -466,6 +474,7 @@ def prefix(board: list[list[int]], k: int) -> list[list[int]]:
 
 
 EXACT_DEPTH = 10        # the first exhaustive ending re-searches the best board's last 10 numbers
+POSITIONS_PER_SECOND = 2.5e6    # the exact kernel's speed here (measured: 5e7 positions in 19.5 s), for budgets
 
 
 def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[list[int]]]:
@@ -473,16 +482,15 @@ def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[li
     few boards near the end): 10 numbers back, 5 more each time that ending is searched to the end
     without a better one, again from 10 after an improvement; each call within 10 s. Returns the
     best value and board found (the input when nothing better)."""
-    from .search import POSITIONS_PER_SECOND, subtree
-    stop = time.monotonic() + seconds
+    stop = Deadline.after(seconds)
     best = max(v for *_, v in board)
     depth = EXACT_DEPTH
-    while best >= 10 and (left := stop - time.monotonic()) > 0.5:
+    while best >= 10 and (left := stop.left()) > 0.5:
         cut = max(3, best - depth)
-        value, found, complete = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
-        if value > best and found:
-            best, board, depth = value, found, EXACT_DEPTH
-        elif complete and cut > 3:
+        out = subtree(n, prefix(board, cut), int(POSITIONS_PER_SECOND * min(left, 10.0)))
+        if out.witness is not None and (out.best or 0) > best:
+            best, board, depth = out.best or 0, out.witness, EXACT_DEPTH
+        elif out.complete and cut > 3:
             depth += 5
         else:
             break
@@ -500,8 +508,7 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
     each new best board with at most n ones. Returns the records and the number of runs."""
     nmax = nmax or n
     limit = 60.0 if time_limit is None else time_limit
-    start = time.monotonic()
-    deadline = start + limit
+    deadline = Deadline.after(limit)
     records = Records(nmax)
     table = FILTERS[filt]
     runs, fresh = [0], [0]
@@ -515,7 +522,7 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
             if records.best(n)[0] > old:
                 records.cut = value - 3
                 if log is not None:
-                    log(f"{time.monotonic() - start:8.1f}s best {value} with {u} ones")
+                    log(f"{deadline.elapsed():8.1f}s best {value} with {u} ones")
                 if on_best is not None:
                     on_best(value, board)
 
@@ -541,7 +548,7 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
 
     def worker(wseed: int) -> None:
         r = np.random.default_rng(wseed)
-        while time.monotonic() < deadline:
+        while not deadline.passed():
             i, wide, cut, prefix = next_run(r)
             weights = LEXICOGRAPHIC if i == 1 else random_weights(r)
             horizon = 1 << 20 if i == 1 or r.random() < 0.5 else int(r.integers(15, 36))
@@ -549,7 +556,7 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
                            horizon)
             if log is not None:
                 got = max([v for u, v in reached.items() if u <= n], default=0)
-                log(f"{time.monotonic() - start:8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}"
+                log(f"{deadline.elapsed():8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}"
                     f"{f' horizon {horizon}' if horizon < 1 << 20 else ''}: "
                     f"reached {got} (best {records.best(n)[0]})")
             with records.lock:
@@ -558,9 +565,9 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
                 if mine:
                     records.finished = best
             if mine and board is not None:
-                value, found = finish(n, board, min(30.0, 0.1 * limit, deadline - time.monotonic()))
+                value, found = finish(n, board, min(30.0, 0.1 * limit, deadline.left()))
                 if log is not None:
-                    log(f"{time.monotonic() - start:8.1f}s exhaustive ending of {best}: {value}")
+                    log(f"{deadline.elapsed():8.1f}s exhaustive ending of {best}: {value}")
                 if value > best:
                     on_record(sum(1 for *_, v in found if v == 1), value, found)
 
