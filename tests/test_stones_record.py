@@ -19,6 +19,7 @@ from workbench.puzzles.stones.record import (
     published_boards,
     score_keys,
     to_sequence,
+    warm_up,
 )
 
 PUBLISHED = published_values("stones")
@@ -97,6 +98,7 @@ def test_one_beam_gives_records_for_every_ones_count():
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_hunt_reports_only_legal_improvements(threads):
+    warm_up()                                  # compiled before the clock starts
     seen = []
     records, runs = hunt(6, 4, threads=threads, width=2000, on_best=lambda v, b: seen.append((v, b)))
     assert runs >= 2 and seen
