@@ -15,6 +15,7 @@ from workbench.puzzles.stones.record import (
     board_hash,
     finish,
     hunt,
+    loose_ones,
     prefix,
     published_boards,
     score_keys,
@@ -111,3 +112,21 @@ def test_exhaustive_ending_finishes_a_cut_board():
     """finish() on the seed's a(5) board cut back to 45 finds 49 again (its last 10 numbers searched)."""
     value, board = finish(5, prefix(BOARD_49, 45), 4)
     assert value == 49 and check(5, board).objective == 49
+
+
+def test_rerun_keeping_the_ones_of_a_published_board():
+    """The published n = 7 board cut at 50 with all its ones kept (one touches no number yet), and
+    with that one back in hand: the beam's boards replay legally; with all kept it finds
+    71 again."""
+    board = published_boards()[7]
+    loose = loose_ones(board, 50)
+    ones = frozenset((r, c) for r, c, v in board if v == 1)
+    assert len(loose) == 1 and loose < ones
+    found = {}
+    beam(7, 20000, LEXICOGRAPHIC, 0, FILTERS["near"], to_sequence(board, 50, ones),
+         on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert found[7][0] == 71 and check(7, found[7][1]).objective == 71
+    found.clear()
+    beam(7, 2000, LEXICOGRAPHIC, 0, FILTERS["near"], to_sequence(board, 50, ones - loose),
+         on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert found and all(check(u, b).objective == v for u, (v, b) in found.items())

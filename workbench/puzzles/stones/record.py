@@ -322,13 +322,15 @@ def to_board(seq: np.ndarray) -> list[list[int]]:
     return sorted(([r - r0, c - c0, x] for r, c, x in rows), key=lambda t: t[2])
 
 
-def to_sequence(board: list[list[int]], upto: int) -> list[int]:
-    """The lazy placement sequence of a legal board's numbers 2..upto, the 2 at the centre: each one
-    just before the first number it touches (ones touching none of them stay in hand)."""
+def to_sequence(board: list[list[int]], upto: int, kept: frozenset[tuple[int, int]] = frozenset()) -> list[int]:
+    """The lazy placement sequence of a legal board's numbers 2..upto, the 2 at the centre: the ones
+    in `kept` first, then each other one just before the first number it touches (ones touching
+    none of them and not kept stay in hand)."""
     where = {v: (r, c) for r, c, v in board if v >= 2}
     ones = {(r, c) for r, c, v in board if v == 1}
     r2, c2 = where[2]
-    seq: list[int] = []
+    seq = [ONE + (r - r2 + MID) * G + (c - c2 + MID) for r, c in sorted(kept & ones)]
+    ones -= kept
     for v in range(2, upto + 1):
         r, c = where[v]
         for dr in (-1, 0, 1):
@@ -468,9 +470,15 @@ def random_weights(rng: np.random.Generator) -> np.ndarray:
 def prefix(board: list[list[int]], k: int) -> list[list[int]]:
     """The part of a board that exists just after k was placed: numbers 2..k and the ones they
     touch (other ones go back into hand)."""
-    nums = [(r, c) for r, c, v in board if 2 <= v <= k]
-    return [[r, c, v] for r, c, v in board
-            if 2 <= v <= k or (v == 1 and any(max(abs(r - a), abs(c - b)) == 1 for a, b in nums))]
+    loose = loose_ones(board, k)
+    return [[r, c, v] for r, c, v in board if 2 <= v <= k or (v == 1 and (r, c) not in loose)]
+
+
+def loose_ones(board: list[list[int]], k: int) -> set[tuple[int, int]]:
+    """The ones that touch no number up to k: a re-run from k may move one of them."""
+    nums = {(r, c) for r, c, v in board if 2 <= v <= k}
+    return {(r, c) for r, c, v in board
+            if v == 1 and not any((r + dr, c + dc) in nums for dr in (-1, 0, 1) for dc in (-1, 0, 1))}
 
 
 EXACT_DEPTH = 10        # the first exhaustive ending re-searches the best board's last 10 numbers
@@ -526,37 +534,44 @@ def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, widt
                 if on_best is not None:
                     on_best(value, board)
 
-    def next_run(r: np.random.Generator) -> tuple[int, int, int, list[int] | None]:
-        """The run's number, its width, its cut (0: a fresh run) and its start. Fresh runs double
-        their width from 10^4 up to `width`, so that a short hunt still has boards."""
+    def next_run(r: np.random.Generator) -> tuple[int, int, str, list[int] | None]:
+        """The run's number, its width, what it starts from (for the log) and its start. Fresh runs
+        double their width from 10^4 up to `width`, so that a short hunt still has boards. Half the
+        re-runs keep the board's ones, but one that touches no number yet goes back into hand."""
         with records.lock:
             runs[0] += 1
             best, board = records.best(n)
             wide = min(width, 10000 << fresh[0])
             if board is None or best < 12 or (records.cut < best // 6 and runs[0] % 2):
                 fresh[0] += 1
-                return runs[0], wide, 0, None
+                return runs[0], wide, "", None
             if records.cut >= best // 6:
                 cut = records.cut
                 records.cut -= max(2, best // 20)
             else:
                 cut = int(r.integers(best // 6, best - 3))
+            kept: frozenset[tuple[int, int]] = frozenset()
+            if r.random() < 0.5:              # keep the board's ones but one that touches no number yet
+                loose = sorted(loose_ones(board, cut))
+                if loose:
+                    drop = loose[int(r.integers(len(loose)))]
+                    kept = frozenset((a, b) for a, b, v in board if v == 1 and (a, b) != drop)
             try:
-                return runs[0], wide, cut, to_sequence(board, cut)
+                return runs[0], wide, f" from {cut}{' keeping ones' if kept else ''}", to_sequence(board, cut, kept)
             except ValueError:                # a board from finish() too large for the grid
-                return runs[0], wide, 0, None
+                return runs[0], wide, "", None
 
     def worker(wseed: int) -> None:
         r = np.random.default_rng(wseed)
         while not deadline.passed():
-            i, wide, cut, prefix = next_run(r)
+            i, wide, origin, prefix = next_run(r)
             weights = LEXICOGRAPHIC if i == 1 else random_weights(r)
             horizon = 1 << 20 if i == 1 or r.random() < 0.5 else int(r.integers(15, 36))
             reached = beam(nmax, wide, weights, int(r.integers(1 << 31)), table, prefix, deadline, on_record,
                            horizon)
             if log is not None:
                 got = max([v for u, v in reached.items() if u <= n], default=0)
-                log(f"{deadline.elapsed():8.1f}s run {i} width {wide}{f' from {cut}' if cut else ''}"
+                log(f"{deadline.elapsed():8.1f}s run {i} width {wide}{origin}"
                     f"{f' horizon {horizon}' if horizon < 1 << 20 else ''}: "
                     f"reached {got} (best {records.best(n)[0]})")
             with records.lock:
