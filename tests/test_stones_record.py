@@ -130,3 +130,13 @@ def test_rerun_keeping_the_ones_of_a_published_board():
     beam(7, 2000, LEXICOGRAPHIC, 0, FILTERS["near"], to_sequence(board, 50, ones - loose),
          on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
     assert found and all(check(u, b).objective == v for u, (v, b) in found.items())
+
+
+def test_hunt_options_are_typed_and_checked():
+    from workbench.puzzles.base import BadInput
+    from workbench.puzzles.stones.puzzle import ONES_FILTERS, StonesParams
+    assert set(ONES_FILTERS) == set(FILTERS)
+    assert StonesParams.parse({"width": "5000", "filter": "off"}) == StonesParams(width=5000, filter="off")
+    for bad in ({"filter": "square"}, {"width": "10"}):
+        with pytest.raises(BadInput):
+            StonesParams.parse(bad)
