@@ -6,11 +6,11 @@ from conftest import published_values
 
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
-from workbench.puzzles.stones.beam import prefix
 from workbench.puzzles.stones.check import check as check_board
 from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
+from workbench.puzzles.stones.record import prefix
 from workbench.puzzles.stones.search import search
 from workbench.search.tasks import Settings
 from workbench.solvers.base import Options, Status
@@ -121,29 +121,3 @@ def test_hints_are_a_valid_start():
     board = search(2, Settings(threads=1, journal=False)).witness
     m = box_model(2, 9, 16, "max", hint=board)
     assert m.hints and sum(m.hints.values()) == len(board) + 15   # cells + y_2..y_16
-
-
-def test_beam_reaches_a_4_and_continues_a_prefix():
-    """The beam finds the proven a(4) = 38; a prefix of a board is valid and the beam extends it."""
-    from workbench.puzzles.stones.beam import Beam, prefix
-    b = Beam(4, 3000)
-    while b.step():
-        pass
-    board = b.board()
-    assert check_board(4, board).ok and check_board(4, board).objective == 38
-    part = prefix(board, 20)
-    assert check_board(4, part).ok and check_board(4, part).objective == 20
-    c = Beam(4, 100, start=part)
-    while c.step():
-        pass
-    assert c.k >= 20 and check_board(4, c.board()).ok
-
-
-def test_hunt_reports_valid_improvements():
-    from workbench.puzzles.stones.hunt import hunt
-    assert hunt(1, 0.01, threads=1)["best"] == 1          # warm_up's call: cheap, nothing to place
-    seen = []
-    out = hunt(6, 10, threads=1, report=seen.append)
-    verdict = check_board(6, out["board"])
-    assert out["best"] >= 45 and verdict.ok and verdict.objective == out["best"]
-    assert seen and seen[-1].objective == out["best"] and all(check_board(6, i.values).ok for i in seen)

@@ -12,7 +12,7 @@ Why this shape:
 - Symmetry: the first group starts with 2 on one of the 6 inequivalent pairs of ones; a new group
   uses one mask per symmetry class (its orientation is tried at merge time).
 - The tree is cut at a fixed value into independent tasks (`frontier`, `dedupe`); `run_chunk`
-  searches some of them. search.py hands them out; the record hunt (hunt.py) uses `subtree`.
+  searches some of them. search.py hands them out; the record hunt (record.py) uses `subtree`.
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ The kernel (kernel.py) cuts the tree at a fixed value into independent tasks (th
 are shuffled and handed out in small chunks to a pool of threads (the kernel releases the GIL):
 task sizes vary a lot, so a fixed split would leave a core idle. Between chunks Python honours the
 time limit and logs progress. Each chunk's outcome is merged into the whole (Outcome.merge).
-For n >= 6 (or --hunt) the backend runs the record hunt (hunt.py) instead.
+For n >= 6 (or --hunt) the backend runs the record hunt (record.py) instead.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
 from ...solvers.base import Incumbent, Options, Report, Result, Status
-from . import hunt
+from . import record
 from .kernel import dedupe, frontier, run_chunk
 
 CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
@@ -87,15 +87,15 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
 def warm_up() -> None:
     """Compile the exact search and the record hunt (numba caches them on disk)."""
     search(1)
-    hunt.hunt(1, 0.01, threads=1)
+    record.warm_up()
 
 
 def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
     """The native search: exhaustive for n <= 5 (or --exact, n <= 8; the proof is the complete
-    enumeration), the record hunt (hunt.py) for n >= 6 or with --hunt."""
+    enumeration), the record hunt (record.py) for n >= 6 or with --hunt."""
     assert n is not None
     if (n >= 6 and not params.exact) or params.hunt:
-        return hunt.solve(n, params, options, report)
+        return record.solve(n, params, options, report)
     cut = default_cut(n) if params.cut is None else params.cut
     settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
                         quiet=options.quiet)

@@ -1,0 +1,142 @@
+"""The stones record hunt (record.py): the score's keys, the canonical Zobrist hash, the placement
+filter against the published boards, short hunts whose boards replay through the checker."""
+from __future__ import annotations
+
+import pytest
+from conftest import published_values
+from test_stones import BOARD_49
+
+from workbench.puzzles.stones.check import check
+from workbench.puzzles.stones.record import (
+    FILTERS,
+    LEXICOGRAPHIC,
+    REACH,
+    beam,
+    board_hash,
+    finish,
+    hunt,
+    loose_ones,
+    prefix,
+    published_boards,
+    score_keys,
+    to_sequence,
+    warm_up,
+)
+
+PUBLISHED = published_values("stones")
+# the 2 between two ones on a diagonal; then 3 above the 2, beside the first one
+DIAGONAL = [[0, 0, 1], [1, 1, 2], [2, 2, 1]]
+WITH_3 = DIAGONAL + [[0, 1, 3]]
+
+
+def test_score_keys_on_hand_made_boards():
+    """Counted by hand. DIAGONAL: sum 3 on 4 cells, sum 2 on 2, sum 1 on 10 (cells touching a one only).
+    WITH_3: sums 4, 5, 6 on 2, 1, 2 cells, sum 3 on 2, sum 2 on 1, sum 1 on 8."""
+    assert score_keys(3, DIAGONAL) == (1, 1, 4 + 2, 10)      # a one in hand: cells at sum 2 count too
+    assert score_keys(2, DIAGONAL) == (0, 1, 4, 10)          # none in hand: they do not
+    assert score_keys(3, WITH_3) == (1, 3, 5 + 2, 8 + 1)
+
+
+def _images(board: list[list[int]]) -> list[list[list[int]]]:
+    out = []
+    for o in range(8):
+        moved = []
+        for r, c, v in board:
+            a, b = (c, r) if o & 1 else (r, c)
+            moved.append([-a if o & 2 else a, -b if o & 4 else b, v])
+        out.append(moved)
+    return out
+
+
+def test_zobrist_hash_is_canonical_under_the_8_symmetries():
+    board = published_boards()[7]
+    hashes = {board_hash(image) for image in _images(board)}
+    assert len(hashes) == 1
+    shifted = [[r + 5, c - 3, v] for r, c, v in board]
+    assert board_hash(shifted) in hashes
+    other = [t for t in board if t[2] <= 70]          # one number less: another board
+    assert board_hash(other) not in hashes
+
+
+def test_published_boards_replay_and_pass_the_near_filter():
+    """The published boards are legal, each one after the first two goes in by the lazy rule (touching
+    no number yet, one at a time), and the near filter admits it; the wide filter does not (n = 7)."""
+    for n, board in published_boards().items():
+        assert check(n, board).objective == PUBLISHED[n]
+        seq = to_sequence(board, PUBLISHED[n])
+        ones = [divmod(e - (1 << 14), 128) for e in seq if e >= 1 << 14]
+        assert len(ones) == n
+        for i, (r, c) in enumerate(ones[2:], 2):
+            for a, b in ones[:i]:
+                if abs(r - a) <= REACH and abs(c - b) <= REACH:
+                    assert not FILTERS["near"][r - a + REACH, c - b + REACH]
+    wide = FILTERS["wide"]
+    board7 = published_boards()[7]
+    ones = [(r, c) for r, c, v in board7 if v == 1]
+    assert any(wide[a - r + REACH, b - c + REACH] for r, c in ones for a, b in ones
+               if (a, b) != (r, c) and abs(a - r) <= REACH and abs(b - c) <= REACH and max(abs(a - r), abs(b - c)) > 2)
+
+
+def test_beam_from_a_prefix_reproduces_a5():
+    """Re-running the beam from the first 10 numbers of the seed's a(5) board reaches 49 (the
+    post-processing step), and the board it reports replays legally."""
+    found = {}
+    beam(5, 10000, LEXICOGRAPHIC, 1, FILTERS["off"], to_sequence(BOARD_49, 10),
+         on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    value, board = found[5]
+    assert value == PUBLISHED[5] and check(5, board).objective == 49
+
+
+def test_one_beam_gives_records_for_every_ones_count():
+    """One run with up to 4 ones: the proven a(2), a(3), a(4) for 2, 3, 4 ones, each board verified."""
+    found = {}
+    reached = beam(4, 30000, LEXICOGRAPHIC, 0, FILTERS["near"],
+                   on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert reached == {2: 16, 3: 28, 4: 38}
+    for u, (value, board) in found.items():
+        assert check(u, board).objective == value == PUBLISHED[u]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_hunt_reports_only_legal_improvements(threads):
+    warm_up()                                  # compiled before the clock starts
+    seen = []
+    records, runs = hunt(6, 4, threads=threads, width=2000, on_best=lambda v, b: seen.append((v, b)))
+    assert runs >= 2 and seen
+    values = [v for v, _ in seen]
+    assert values == sorted(set(values)) and values[-1] == records.best(6)[0] >= 45
+    assert all(check(6, b).objective == v for v, b in seen)
+
+
+def test_exhaustive_ending_finishes_a_cut_board():
+    """finish() on the seed's a(5) board cut back to 45 finds 49 again (its last 10 numbers searched)."""
+    value, board = finish(5, prefix(BOARD_49, 45), 4)
+    assert value == 49 and check(5, board).objective == 49
+
+
+def test_rerun_keeping_the_ones_of_a_published_board():
+    """The published n = 7 board cut at 50 with all its ones kept (one touches no number yet), and
+    with that one back in hand: the beam's boards replay legally; with all kept it finds
+    71 again."""
+    board = published_boards()[7]
+    loose = loose_ones(board, 50)
+    ones = frozenset((r, c) for r, c, v in board if v == 1)
+    assert len(loose) == 1 and loose < ones
+    found = {}
+    beam(7, 20000, LEXICOGRAPHIC, 0, FILTERS["near"], to_sequence(board, 50, ones),
+         on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert found[7][0] == 71 and check(7, found[7][1]).objective == 71
+    found.clear()
+    beam(7, 2000, LEXICOGRAPHIC, 0, FILTERS["near"], to_sequence(board, 50, ones - loose),
+         on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert found and all(check(u, b).objective == v for u, (v, b) in found.items())
+
+
+def test_hunt_options_are_typed_and_checked():
+    from workbench.puzzles.base import BadInput
+    from workbench.puzzles.stones.puzzle import ONES_FILTERS, StonesParams
+    assert set(ONES_FILTERS) == set(FILTERS)
+    assert StonesParams.parse({"width": "5000", "filter": "off"}) == StonesParams(width=5000, filter="off")
+    for bad in ({"filter": "square"}, {"width": "10"}):
+        with pytest.raises(BadInput):
+            StonesParams.parse(bad)
