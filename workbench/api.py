@@ -28,11 +28,7 @@ SKIPPED = "skipped (already in the file; --redo recomputes)"
 
 
 def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
-    """The puzzle's typed parameters; an unknown or ill-typed one is bad input."""
-    for key in params:
-        if key not in {o.dest for o in puzzle.options}:
-            raise BadInput(f"{puzzle.name} has no parameter '{key}' "
-                           f"(known: {', '.join(o.dest for o in puzzle.options) or 'none'})")
+    """The puzzle's typed parameters; an unknown or ill-typed one is bad input (Params.parse)."""
     return puzzle.params(params)
 
 

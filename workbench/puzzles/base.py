@@ -97,13 +97,13 @@ class Params:
         return made
 
     @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None = None) -> Any:
+    def parse(cls, raw: Mapping[str, Any] | None = None, owner: str = "this puzzle") -> Any:
         """Typed params from names and values (text or typed); an unknown name is bad input."""
         known = {o.dest: o for o in cls.options()}
         values = {}
         for key, value in (raw or {}).items():
             if key not in known:
-                raise BadInput(f"no parameter '{key}' here (known: {', '.join(known) or 'none'})")
+                raise BadInput(f"{owner} has no parameter '{key}' (known: {', '.join(known) or 'none'})")
             if value is not None:
                 values[key] = known[key].coerce(value)
         return cls(**values)
@@ -145,7 +145,7 @@ class Puzzle:
 
     def params(self, raw: Any = None) -> Any:
         """This puzzle's typed Params from a mapping (or as they are, when already typed)."""
-        return raw if isinstance(raw, self.Params) else self.Params.parse(raw)
+        return raw if isinstance(raw, self.Params) else self.Params.parse(raw, self.name)
 
     # -- generator and model -------------------------------------------------------------
     def validate(self, n: int | None, params: Any = None) -> None:

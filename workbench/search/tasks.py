@@ -105,8 +105,7 @@ class Journal:
             self._lock.close()
             raise JournalBusy(f"another run is using the journal {self.path}; wait for it, or stop it") from None
         if fresh:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._remove()
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
@@ -116,6 +115,7 @@ class Journal:
         if stored is None:
             self.db.execute("INSERT INTO search VALUES (?)", (text,))
         elif stored[0] != text:
+            self.close()
             raise JournalBusy(f"{self.path} belongs to another search; remove it or run with --fresh")
 
     def done(self) -> dict[int, Outcome]:
@@ -133,9 +133,12 @@ class Journal:
         command then searches again rather than replay."""
         self.db.close()
         if finished:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._remove()
         self._lock.close()
+
+    def _remove(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -254,7 +257,3 @@ class Progress:
         if self.bar is not None:
             self.bar.stop()
 
-
-def workers_here() -> int:
-    """The cores this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
