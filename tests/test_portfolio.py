@@ -4,6 +4,7 @@ from test_backends import brute_force, random_hitting_set
 
 from workbench import pipeline
 from workbench.solvers.base import Options, Status
+from workbench.solvers.maxsat import SAT_SOLVERS
 from workbench.solvers.runner import run
 
 
@@ -16,6 +17,16 @@ def test_maxsat_clause_orders_agree(seed):
         assert r.status == Status.OPTIMAL and round(r.objective) == brute_force(hs)
         chosen = {e for e in range(hs.n_elements) if r.values[e]}
         assert all(chosen & set(s) for s in hs.sets)
+
+
+@pytest.mark.parametrize("sat_solver", sorted(SAT_SOLVERS))
+def test_maxsat_with_each_offered_sat_solver(sat_solver):
+    """`maxsat:NAME` runs RC2 over that SAT solver and proves the same optima as brute force."""
+    for case in range(10):
+        hs = random_hitting_set(case)
+        r = run(f"maxsat:{sat_solver}", hs, Options(time_limit=30, threads=1))
+        assert r.status == Status.OPTIMAL and round(r.objective) == brute_force(hs)
+        assert r.solver == f"maxsat:{sat_solver}" and SAT_SOLVERS[sat_solver] in r.solver_version
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])

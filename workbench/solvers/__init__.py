@@ -75,7 +75,10 @@ def available_solvers() -> list[SolverInfo]:
         except Exception as e:      # the backend's own tool is missing or broken
             infos.append(SolverInfo(f"{base}:*", False, "", f"unavailable: {e}"))
             continue
-        for name, reason in ({f"{base}:{s}": r for s, r in subs.items()} or {base: None}).items():
+        names = {f"{base}:{s}": r for s, r in subs.items()}
+        if not names or cls.default_sub is None:     # the bare name is a configuration of its own
+            names = {base: None, **names}
+        for name, reason in names.items():
             try:
                 version = backend(name).version()
             except Exception as e:  # PackageNotFoundError or Unavailable

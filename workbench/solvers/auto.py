@@ -22,24 +22,21 @@ from .runner import Tracker, deadline_for, model_sense, worker_for
 
 @dataclass(frozen=True)
 class Racer:
-    solver: str
-    seed: int = 0
-    sat_solver: str | None = None      # the SAT solver inside MaxSAT
+    solver: str         # a backend name such as maxsat:cd195
+    seed: int = 0       # added to the run's seed: another clause order (maxsat.shuffled)
 
     @property
     def label(self) -> str:
-        extras = ([self.sat_solver] if self.sat_solver else []) + ([f"seed {self.seed}"] if self.seed else [])
-        return f"{self.solver} ({', '.join(extras)})" if extras else self.solver
+        return f"{self.solver} (seed {self.seed})" if self.seed else self.solver
 
     def options(self, base: Options, threads: int) -> Options:
-        return replace(base, threads=threads, seed=base.seed + self.seed, sat_solver=self.sat_solver)
+        return replace(base, threads=threads, seed=base.seed + self.seed)
 
 
-CADICAL = "cd195"
 RACERS: dict[type, list[Racer]] = {
-    HittingSet: [Racer("maxsat"), Racer("maxsat", 0, CADICAL), Racer("scip"), Racer("maxsat", 1),
-                 Racer("maxsat", 2, CADICAL), Racer("highs"), Racer("cpsat")],
-    MaxSatModel: [Racer("maxsat"), Racer("maxsat", 0, CADICAL), Racer("cpsat"), Racer("scip")],
+    HittingSet: [Racer("maxsat"), Racer("maxsat:cd195"), Racer("scip"), Racer("maxsat", 1),
+                 Racer("maxsat:cd195", 2), Racer("highs"), Racer("cpsat")],
+    MaxSatModel: [Racer("maxsat"), Racer("maxsat:cd195"), Racer("cpsat"), Racer("scip")],
     LinearModel: [Racer("cpsat"), Racer("highs"), Racer("scip"), Racer("cbc")],
 }
 
@@ -67,8 +64,8 @@ def race(model: Any, options: Options) -> Result:
     best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
     results: dict[int, Result] = {}
     workers = {}
-    for i, racer in enumerate(chosen):
-        worker = worker_for(f"{racer.solver}#{i}")
+    for i, racer in enumerate(chosen):      # started side by side: no racer waits for another's start-up
+        worker = worker_for(f"{racer.solver}#{i}", wait=False)
         worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
         workers[worker.conn] = (i, worker)
     deadline = deadline_for(options, started)
@@ -85,6 +82,8 @@ def race(model: Any, options: Options) -> Result:
             except (EOFError, ConnectionError):
                 worker.kill()
                 results[i] = Result(Status.ERROR, message="racer process died")
+                continue
+            if kind == "ready":
                 continue
             if kind == "clock":
                 deadline = max(deadline or 0.0, deadline_for(options, time.perf_counter()) or 0.0) or None

@@ -44,7 +44,6 @@ class Options:
     verbose: bool = False
     count: bool = False                     # enumerate all solutions instead of optimising
     show: int = 0                           # with count: keep this many example solutions
-    sat_solver: str | None = None           # the SAT solver inside MaxSAT (python-sat's name, e.g. cd195)
     cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
     fresh: bool = False                     # native searches: forget the journal of an interrupted run
     quiet: bool = False                     # native searches: no progress on stderr

@@ -91,13 +91,15 @@ class Worker:
     """A fresh interpreter (not a fork: solver libraries must not meet in one process), talking
     over a socket pair so that solver output on stdout never mixes with the messages."""
 
-    def __init__(self) -> None:
+    def __init__(self, wait: bool = True) -> None:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno()), str(os.getpid())],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd())
         theirs.close()
         self.conn = Connection(ours.detach())
+        if not wait:                # the caller reads "ready" itself
+            return
         try:
             self.conn.recv()        # "ready": the interpreter start-up is not charged to the solve
         except EOFError:            # it died while starting (killed, say)
@@ -120,10 +122,12 @@ class Worker:
 _workers: dict[str, Worker] = {}
 
 
-def worker_for(base: str) -> Worker:
+def worker_for(base: str, wait: bool = True) -> Worker:
+    """The live worker kept under `base`, or a new one (`wait=False`: without waiting for its
+    "ready", which the caller then reads and skips)."""
     w = _workers.get(base)
     if w is None or not w.alive():
-        w = _workers[base] = Worker()
+        w = _workers[base] = Worker(wait)
     return w
 
 

@@ -13,6 +13,7 @@ from .check import check as check_grid
 from .model import grid
 
 N_MAX = 30
+RACERS_ALONE = ("maxsat", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,19 @@ class TriGridPuzzle(Puzzle):
             return []
         if self.name == "enigma82":
             return [BenchCase(self.name, 8, s, 120.0, label="enigma82 N=8 within 120 s")
-                    for s in ("auto", "maxsat", "scip", "highs")] + \
+                    for s in ("auto", *RACERS_ALONE, "scip", "highs")] + \
                    [BenchCase(self.name, 1, "auto", 600.0, ladder=True, n_stop=N_MAX,
                               label="enigma82 largest N proven in 600 s")]
+        everyone = ("auto", *RACERS_ALONE, "highs", "cbc", "cpsat", "scip", "minizinc:gecode")
         cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
-                 for s in ("auto", "maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode") for n in range(6, 11)]
+                 for s in everyone for n in range(6, 11)]
+        cases += [BenchCase(self.name, n, s, 60.0, label="enigma144 auto against its racers")
+                  for n in range(11, 14) for s in ("auto", *RACERS_ALONE)]
         cases += [BenchCase(self.name, 1, s, 60.0, ladder=True, n_stop=N_MAX, label="largest N proven in 60 s")
-                  for s in ("auto", "maxsat", "highs", "cbc", "cpsat", "scip", "minizinc:gecode")]
-        cases += [BenchCase(self.name, 1, "auto", 120.0, ladder=True, n_stop=14, label="enigma144 N=1..14 default"),
-                  BenchCase(self.name, 14, "maxsat", 120.0, label="enigma144 N=14 single racer"),
-                  BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
+                  for s in everyone]
+        cases += [BenchCase(self.name, 1, "auto", 120.0, ladder=True, n_stop=14, label="enigma144 N=1..14 default")]
+        cases += [BenchCase(self.name, 14, s, 120.0, label="enigma144 N=14 single racer") for s in RACERS_ALONE]
+        cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
         return cases
 
