@@ -88,7 +88,8 @@ def test_symmetries_map_shapes_to_shapes(n):
 @pytest.mark.parametrize("n", range(1, 7))
 def test_lex_leader_keeps_the_optimum(puzzle, n):
     values = {}
-    runs = [("plain", "maxsat"), ("lexleader", "maxsat")] + ([("lexleader", "highs")] if n <= 4 else [])
+    runs = [("plain", "maxsat"), ("lexleader", "maxsat"), ("plain", "maxsat:cd195+lex")] + \
+        ([("lexleader", "highs")] if n <= 4 else [])
     for formulation, solver in runs:
         run = pipeline.solve(puzzle, n, solver, Options(time_limit=60), formulation)
         assert run.result.status == Status.OPTIMAL and run.verified, (formulation, solver)

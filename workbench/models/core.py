@@ -21,6 +21,7 @@ class HittingSet:
     weights: list[int] | None = None
     names: list[str] | None = None          # element names, for readable exports
     name: str = "hitting_set"
+    symmetries: list[list[int]] | None = None   # element permutations keeping the sets and weights
 
     def weight(self, e: int) -> int:
         return 1 if self.weights is None else self.weights[e]
@@ -154,6 +155,38 @@ def hitting_set_to_maxsat(hs: HittingSet) -> MaxSatModel:
         decode_vars=hs.n_elements,
         name=hs.name,
     )
+
+
+def lex_leader(hs: HittingSet) -> MaxSatModel:
+    """The hitting set plus, for each of its symmetries g (`hs.symmetries`), the clauses of
+    x <=lex g(x) (element 0 first).
+
+    Valid (Crawford et al. 1996): g maps every set to a set and keeps the weights (each puzzle tests
+    its symmetries), so g maps hitting sets to hitting sets of the same cost; the lexicographically
+    smallest member of an optimal solution's orbit is optimal and satisfies x <=lex g(x) for
+    every g, so the optimum does not change.
+    Encoding: e_i says "the first i positions are equal" (e_0 true); e_i forces x_i <= y_i
+    and, where x_i = y_i, e_{i+1}. Every lex-smaller-or-equal x extends (e_i true exactly on the
+    equal prefix), and every model satisfies the lex constraint.
+    """
+    ms = hitting_set_to_maxsat(hs)
+    top = ms.n_vars
+    for perm in hs.symmetries or []:
+        inverse = [0] * len(perm)
+        for e, image in enumerate(perm):
+            inverse[image] = e
+        equal: int | None = None       # e_i as a variable; None: true (the empty prefix)
+        for i in range(hs.n_elements):
+            x, y = i + 1, inverse[i] + 1   # y_i = g(x)_i = x[g^-1(i)]
+            if x == y:
+                continue
+            guard: list[int] = [] if equal is None else [-equal]
+            ms.hard.append(guard + [-x, y])
+            top += 1
+            ms.hard += [guard + [x, y, top], guard + [-x, -y, top]]
+            equal = top
+    ms.n_vars = top
+    return ms
 
 
 def maxsat_to_linear(ms: MaxSatModel) -> LinearModel:

@@ -34,8 +34,8 @@ class Racer:
 
 
 RACERS: dict[type, list[Racer]] = {
-    HittingSet: [Racer("maxsat"), Racer("maxsat:cd195"), Racer("scip"), Racer("maxsat", 1),
-                 Racer("maxsat:cd195", 2), Racer("highs"), Racer("cpsat")],
+    HittingSet: [Racer("maxsat:cd195+lex"), Racer("maxsat:cd195"), Racer("maxsat"), Racer("scip"),
+                 Racer("maxsat:cd195+lex", 2), Racer("highs"), Racer("cpsat")],
     MaxSatModel: [Racer("maxsat"), Racer("maxsat:cd195"), Racer("cpsat"), Racer("scip")],
     LinearModel: [Racer("cpsat"), Racer("highs"), Racer("scip"), Racer("cbc")],
 }

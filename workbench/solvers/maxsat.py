@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat
+from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat, lex_leader
 from ..models.writers import to_wcnf
 from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
@@ -17,6 +17,15 @@ SAT_SOLVERS = {              # offered as maxsat:NAME; the ones measured worth r
     "cd195": "CaDiCaL 1.9.5", "cd153": "CaDiCaL 1.5.3", "g42": "Glucose 4.2",
 }
 NOT_INTERRUPTIBLE = ("cd",)  # python-sat cannot interrupt CaDiCaL: the runner's hard kill stops it
+LEX = "lex"                  # maxsat:lex, maxsat:NAME+lex: add lex-leader clauses for the model's symmetries
+
+
+def configuration(sub: str | None) -> tuple[str, bool]:
+    """A sub-name as (SAT solver inside RC2, lex-leader clauses wanted)."""
+    name, _, extra = (sub or "").partition("+")
+    if name == LEX:
+        return DEFAULT_SAT_SOLVER, True
+    return name or DEFAULT_SAT_SOLVER, extra == LEX
 
 
 def greedy_hitting_set(hs: HittingSet) -> list[int]:
@@ -62,23 +71,25 @@ class MaxSAT(Backend):
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
-        return {name: None for name in SAT_SOLVERS}
+        return {name: None for name in (*SAT_SOLVERS, LEX, *(f"{s}+{LEX}" for s in SAT_SOLVERS))}
 
     def version(self) -> str:
-        inside = f", {SAT_SOLVERS[self.sub]})" if self.sub in SAT_SOLVERS else ")"
-        return super().version()[:-1] + inside
+        sat_solver, lex = configuration(self.sub)
+        inside = f", {SAT_SOLVERS[sat_solver]}" if sat_solver in SAT_SOLVERS else ""
+        return super().version()[:-1] + inside + (", lex-leader)" if lex else ")")
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         rc2_module = self.library("pysat.examples.rc2")
         RC2, RC2Stratified = rc2_module.RC2, rc2_module.RC2Stratified
         t0 = time.perf_counter()
+        sat_solver, lex = configuration(self.sub)
         if isinstance(model, HittingSet):
             chosen = greedy_hitting_set(model)
             values = [0] * model.n_elements
             for element in chosen:
                 values[element] = 1
             report(Incumbent(float(sum(model.weight(c) for c in chosen)), 0.0, values))
-            ms = hitting_set_to_maxsat(model)
+            ms = lex_leader(model) if lex else hitting_set_to_maxsat(model)
         elif isinstance(model, MaxSatModel):
             ms = model
         else:
@@ -88,7 +99,6 @@ class MaxSAT(Backend):
         if options.seed:
             ms, rename = shuffled(ms, options.seed)
         wcnf = to_wcnf(ms)
-        sat_solver = self.sub or DEFAULT_SAT_SOLVER
         weighted = len({w for _, w in ms.soft}) > 1
         rc2 = (RC2Stratified if weighted else RC2)(wcnf, solver=sat_solver)
 

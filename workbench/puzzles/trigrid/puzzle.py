@@ -6,14 +6,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...drawing import figure
-from ...models.core import Built, HittingSet, MaxSatModel, hitting_set_to_maxsat
+from ...models.core import Built, HittingSet, lex_leader
 from ..base import BenchCase, Formulation, Params, Puzzle
 from .check import all_matches
 from .check import check as check_grid
 from .model import grid
 
 N_MAX = 30
-RACERS_ALONE = ("maxsat", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
+RACERS_ALONE = ("maxsat:cd195+lex", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,8 @@ class TriGridPuzzle(Puzzle):
         g = grid(n)
         sets = [s for kind in params.shapes for s in g.shapes(kind)]
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
-        hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}")
-        model = lex_leader(hs, g.symmetries()) if formulation == "lexleader" else hs
+        hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}", symmetries=g.symmetries())
+        model = lex_leader(hs) if formulation == "lexleader" else hs
         return Built(model, lambda values: [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]])
 
 
@@ -91,36 +91,6 @@ class Enigma82(TriGridPuzzle):
 
 class Triangles(TriGridPuzzle):
     name, title, Params = "triangles", "Spoil all triangles", TriangleParams
-
-
-def lex_leader(hs: HittingSet, symmetries: list[list[int]]) -> MaxSatModel:
-    """The hitting set plus, for each symmetry g, the clauses of x <=lex g(x) (element 0 first).
-
-    Valid (Crawford et al. 1996): g maps every shape to a shape (tested), so g maps hitting sets to
-    hitting sets of the same size; the lexicographically smallest member of an optimal solution's
-    orbit is optimal and satisfies x <=lex g(x) for every g, so the optimum does not change.
-    Encoding: e_i says "the first i positions are equal" (e_0 true); e_i forces x_i <= y_i
-    and, where x_i = y_i, e_{i+1}. Every lex-smaller-or-equal x extends (e_i true exactly on the
-    equal prefix), and every model satisfies the lex constraint.
-    """
-    ms = hitting_set_to_maxsat(hs)
-    top = ms.n_vars
-    for perm in symmetries:
-        inverse = [0] * len(perm)
-        for e, image in enumerate(perm):
-            inverse[image] = e
-        equal: int | None = None       # e_i as a variable; None: true (the empty prefix)
-        for i in range(hs.n_elements):
-            x, y = i + 1, inverse[i] + 1   # y_i = g(x)_i = x[g^-1(i)]
-            if x == y:
-                continue
-            guard: list[int] = [] if equal is None else [-equal]
-            ms.hard.append(guard + [-x, y])
-            top += 1
-            ms.hard += [guard + [x, y, top], guard + [-x, -y, top]]
-            equal = top
-    ms.n_vars = top
-    return ms
 
 
 # -- drawings -------------------------------------------------------------------------------
