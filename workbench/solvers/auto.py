@@ -53,7 +53,6 @@ def race(model: Any, options: Options) -> Result:
     """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
     wins and the others are killed. Without a proof, the best solution and the best bound of any
     racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
-    started = time.perf_counter()
     if options.count:
         return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
     try:
@@ -64,10 +63,22 @@ def race(model: Any, options: Options) -> Result:
     best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
     results: dict[int, Result] = {}
     workers = {}
-    for i, racer in enumerate(chosen):      # started side by side: no racer waits for another's start-up
-        worker = worker_for(f"{racer.solver}#{i}", wait=False)
-        worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
-        workers[worker.conn] = (i, worker)
+    starting = [worker_for(f"{racer.solver}#{i}", wait=False) for i, racer in enumerate(chosen)]
+    for i, worker in enumerate(starting):   # started side by side; as for one backend, start-up is not charged
+        try:
+            worker.wait_ready()
+        except (EOFError, OSError):
+            results[i] = Result(Status.ERROR, message="racer process died while starting")
+    started = time.perf_counter()
+    for i, (racer, worker) in enumerate(zip(chosen, starting)):
+        if i in results:
+            continue
+        try:
+            worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
+            workers[worker.conn] = (i, worker)
+        except OSError:         # killed between its start and its task
+            worker.kill()
+            results[i] = Result(Status.ERROR, message="racer process died")
     deadline = deadline_for(options, started)
     winner = None
     while winner is None and len(results) < len(chosen):
@@ -82,8 +93,6 @@ def race(model: Any, options: Options) -> Result:
             except (EOFError, ConnectionError):
                 worker.kill()
                 results[i] = Result(Status.ERROR, message="racer process died")
-                continue
-            if kind == "ready":
                 continue
             if kind == "clock":
                 deadline = max(deadline or 0.0, deadline_for(options, time.perf_counter()) or 0.0) or None

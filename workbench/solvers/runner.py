@@ -98,11 +98,18 @@ class Worker:
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd())
         theirs.close()
         self.conn = Connection(ours.detach())
-        if not wait:                # the caller reads "ready" itself
+        self.starting = True
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self) -> None:
+        """Read its "ready": the interpreter start-up is not charged to the solve."""
+        if not self.starting:
             return
+        self.starting = False
         try:
-            self.conn.recv()        # "ready": the interpreter start-up is not charged to the solve
-        except EOFError:            # it died while starting (killed, say)
+            self.conn.recv()
+        except (EOFError, OSError):   # it died while starting (killed, say)
             self.kill()
             raise
 
@@ -124,7 +131,7 @@ _workers: dict[str, Worker] = {}
 
 def worker_for(base: str, wait: bool = True) -> Worker:
     """The live worker kept under `base`, or a new one (`wait=False`: without waiting for its
-    "ready", which the caller then reads and skips)."""
+    "ready", so that several start side by side; the caller then calls wait_ready)."""
     w = _workers.get(base)
     if w is None or not w.alive():
         w = _workers[base] = Worker(wait)
