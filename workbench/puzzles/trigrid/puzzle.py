@@ -65,7 +65,7 @@ class TriGridPuzzle(Puzzle):
         if self.name == "enigma82":
             return [BenchCase(self.name, 8, s, 120.0, label="enigma82 N=8 within 120 s")
                     for s in ("auto", *RACERS_ALONE, "scip", "highs")] + \
-                   [BenchCase(self.name, 1, "auto", 600.0, ladder=True, n_stop=N_MAX,
+                   [BenchCase(self.name, 9, "auto", 600.0, ladder=True, n_stop=N_MAX,
                               label="enigma82 largest N proven in 600 s")]
         everyone = ("auto", *RACERS_ALONE, "highs", "cbc", "cpsat", "scip", "minizinc:gecode")
         cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
