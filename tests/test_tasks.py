@@ -166,3 +166,22 @@ def test_stones_on_a_local_dask_cluster_gives_the_answer_and_counters_of_threads
     dask = search(3, Settings(cluster="local:2", runs=tmp_path, quiet=True))
     assert threads.best == 28
     assert (dask.best, dask.positions, dask.complete) == (threads.best, threads.positions, True)
+
+
+def test_squares_all_killed_halfway_resumes_to_the_uninterrupted_count(tmp_path):
+    """`solve squares --n 24 --all` killed partway, then rerun: 6 optimal solutions of 340 matches
+    and exactly 6,291,299 positions, what an uninterrupted run gives (on 1 or 2 threads alike)."""
+    record = killed_a_third_of_the_way_then_rerun(["solve", "squares", "--n", "24", "--solver", "search", "--all"],
+                                                  tmp_path)
+    assert (record["objective"], record["count"], record["status"], record["verified"]) == (340, 6, "optimal", True)
+    assert "6,291,299 positions searched" in record["message"], record["message"]
+
+
+def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
+    from workbench.puzzles.squares.search import exact
+    from workbench.search.deadline import NEVER
+
+    threads = exact(20, 0, 264, True, NEVER, Settings(threads=2, journal=False, quiet=True))
+    dask = exact(20, 0, 264, True, NEVER, Settings(cluster="local:2", runs=tmp_path, quiet=True))
+    assert (threads.best, threads.count, threads.complete) == (264, 7, True)
+    assert (dask.best, dask.count, dask.positions, dask.complete) == (264, 7, threads.positions, True)

@@ -5,6 +5,7 @@ import statistics
 from pathlib import Path
 
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from . import pipeline
 from .puzzles import available
@@ -56,8 +57,13 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
              if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)]
     if not cases:
         raise BadInput("no bench case matches these --puzzle, --solver and --label")
-    for case in cases:
-        run_case(case, path, console)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as bar:
+        job = bar.add_task("bench cases", total=len(cases))
+        for case in cases:
+            bar.update(job, description=f"bench: {case.label or case.puzzle}")
+            run_case(case, path, bar.console)
+            bar.advance(job)
     console.print(f"figures appended to {path}")
     return 0
 

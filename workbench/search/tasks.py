@@ -36,7 +36,7 @@ JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (
 WINDOW = 4                  # tasks in flight per worker
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
 
-Kernel = Callable[[Any, float], Outcome]      # kernel(task, stop_at): stop_at is a time.time() instant
+Kernel = Callable[..., Outcome]   # kernel(task, stop_at[, best]): stop_at is a time.time() instant
 
 
 def cluster_address(text: str) -> str:
@@ -62,13 +62,15 @@ class Split:
     """A search cut into independent tasks. `identity` holds whatever changes the answer (the puzzle,
     n, the search's parameters); the kernel's code version is added to it, so that a changed
     search never resumes from an old journal. `kernel` lives in the installed package (Dask
-    workers import it by name)."""
+    workers import it by name). `shares_best`: each task starts with the best value found so far
+    (kernel(task, stop_at, best)), so an optimisation prunes with it."""
 
     name: str
     identity: dict[str, Any]
     tasks: Sequence[Any]
     kernel: Kernel
     maximise: bool = False
+    shares_best: bool = False
 
     @property
     def key(self) -> dict[str, Any]:
@@ -204,7 +206,8 @@ def _drain(split: Split, pool: cf.Executor, workers: int, todo: list[int], stop_
             task = next(queue, None)
             if task is None:
                 return
-            running[pool.submit(split.kernel, split.tasks[task], stop_at)] = (task, time.time())
+            best = (total.best,) if split.shares_best else ()
+            running[pool.submit(split.kernel, split.tasks[task], stop_at, *best)] = (task, time.time())
 
     refill()
     while running:
@@ -231,7 +234,8 @@ class Progress:
     def __init__(self, tasks: int, done: int, quiet: bool, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.quiet, self.tasks, self.done = quiet, tasks, done
-        self.started, self.last, self.positions = time.monotonic(), 0.0, 0
+        self.started = self.last = time.monotonic()
+        self.positions = 0
         self.bar = None
         if not quiet and self.stream.isatty():
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
@@ -248,10 +252,11 @@ class Progress:
         self.positions += outcome.positions
         rate = f"{self.positions / max(1e-9, time.monotonic() - self.started):,.0f} positions/s"
         if self.bar is not None:
-            self.bar.update(self.job, completed=self.done, rate=rate, best=total.best)
+            self.bar.update(self.job, completed=self.done, rate=rate, best="-" if total.best is None else total.best)
         elif not self.quiet and time.monotonic() - self.last >= LOG_EVERY:
             self.last = time.monotonic()
-            print(f"tasks {self.done}/{self.tasks}, {rate}, best {total.best}", file=self.stream, flush=True)
+            best = "-" if total.best is None else total.best
+            print(f"tasks {self.done}/{self.tasks}, {rate}, best {best}", file=self.stream, flush=True)
 
     def close(self) -> None:
         if self.bar is not None:

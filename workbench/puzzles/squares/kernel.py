@@ -125,3 +125,9 @@ class Placements:
 
     def decode(self, path: np.ndarray) -> list[Placement]:
         return [Placement(int(self.ps[k]), int(self.px[k]), int(self.py[k])) for k in path if k >= 0]
+
+
+@functools.lru_cache(maxsize=4)
+def exact_placements(n: int, margin: int = 0) -> Placements:
+    """Every placement of the board: built once a process (a Dask worker gets only (n, margin))."""
+    return Placements.build(n, margin)

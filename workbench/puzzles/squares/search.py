@@ -12,31 +12,40 @@ on the main diagonal), the "lattice" one (large sizes only at corners a multiple
 largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
 "greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
 of size s adds at most 2s matches) and combinations of them, the small sizes below an idealised
-ladder (`ladder`), and the polishing of a solution with most of its squares held in place. The
-exact search is split into prefixes run in parallel (prange) sharing the best bound.
+ladder (`ladder`), and the polishing of a solution with most of its squares held in place. Every
+search is cut into prefixes, run as tasks on the task layer (search/tasks.py: threads or Dask, the
+exact search journaled), sharing the best bound.
 """
 from __future__ import annotations
 
 import itertools
+import math
 import random
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
+from ...search import tasks
 from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
+from ...search.tasks import Settings, Split
 from ...search.threads import use_threads
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .beam import beam
-from .kernel import Placements, added, put
+from .kernel import Placements, added, exact_placements, put
 from .model import Placement, square_matches
 
 INF = 1 << 30
 CLOCK_EVERY = 0xFFF                    # positions between two looks at the clock (+ 1)
+HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
+EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
+PREFIXES_A_TASK = 4                    # prefixes a journaled task holds (shuffled: fewer, evener tasks)
 
 
 @njit(cache=True, inline="always")
@@ -221,23 +230,44 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     return best, count, best_path, aborted, nodes
 
 
-@njit(cache=True, parallel=True)
-def _run_prefixes(pl, prefixes, threshold, rules, deadline):
-    """Every prefix searched independently (both cores), sharing the best cost found."""
-    t = prefixes.shape[0]
+@njit(cache=True, nogil=True)
+def _run_prefixes(pl, prefixes, threshold, rules, shared, deadline):
+    """The prefixes searched one after the other (one task), sharing the best cost found through
+    `shared` with every task of the process. Returns what _dfs returns, for the task as a whole."""
     depths = pl[5].shape[0]
-    shared = np.full(1, threshold, np.int64)
-    bests = np.full(t, threshold, np.int64)
-    counts = np.zeros(t, np.int64)
-    paths = np.full((t, depths), -1, np.int64)
-    aborted = np.zeros(t, np.bool_)
+    best, count, aborted, nodes = threshold, 0, False, 0
+    best_path = np.full(depths, -1, np.int64)
     dummy = np.zeros((0, depths), np.int64)
-    nodes = np.zeros(t, np.int64)
-    for i in prange(t):
-        b, c, p, a, nodes[i] = _dfs(pl, prefixes[i], 0, threshold, rules, shared, deadline, dummy)
-        bests[i], counts[i], aborted[i] = b, c, a
-        paths[i, :] = p
-    return bests, counts, paths, aborted, nodes
+    for i in range(prefixes.shape[0]):
+        b, c, p, a, nd = _dfs(pl, prefixes[i], 0, best, rules, shared, deadline, dummy)
+        nodes += nd
+        aborted = aborted or a
+        if c and (b < best or count == 0):
+            best, count, best_path[:] = b, c, p
+        elif c and b == best:
+            count += c
+        if a:
+            break
+    return best, count, best_path, aborted, nodes
+
+
+Source = Placements | tuple[int, int]     # the placements, or (n, margin): the exact search's, rebuilt where it lands
+
+
+def run_task(task: tuple[Source, np.ndarray, int, tuple, np.ndarray], stop_at: float,
+             best: int | None = None) -> Outcome[list[Placement]]:
+    """One task of the task layer: prefixes searched under the bound (the threshold, or the best
+    cost found so far, whichever is lower). `shared` is the same array for every task of one
+    search in this process, so a bound found by one thread reaches the others while they run."""
+    source, prefixes, threshold, rules, shared = task
+    pl = source if isinstance(source, Placements) else exact_placements(*source)
+    if best is not None and best < shared[0]:
+        shared[0] = best
+    at = Deadline.after(None if stop_at == math.inf else stop_at - time.time()).at
+    cost, count, path, aborted, nodes = _run_prefixes(pl.arrays, prefixes, threshold, rules, shared, at)
+    if not count:                             # nothing of its own under the bound
+        return Outcome(positions=int(nodes), complete=not aborted, tasks=1)
+    return Outcome(int(cost), pl.decode(path), int(count), int(nodes), not aborted, 1)
 
 
 def ladder(n: int, margin: int, group: int, rows: int, blocks: list[tuple[int, bool]],
@@ -266,41 +296,61 @@ def ladder(n: int, margin: int, group: int, rows: int, blocks: list[tuple[int, b
 
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
-           sides: int = 4, ordered: bool = True, bounded: bool = True, deadline: Deadline = NEVER,
-           tasks: int = 256) -> Outcome[list[Placement]]:
-    """Exhaustive search under `threshold`: split into at least `tasks` prefixes, run in parallel.
-    Heuristic restrictions: a square of size <= `greedy_upto` only goes where it adds the fewest
-    matches (ties all tried); a square of size s adds at most `sides` * s matches. `bounded` cuts a
-    branch when some size still to place cannot fit under the bound (_doomed). The outcome's best
-    is None when no solution under the threshold was found."""
+           sides: int = 4, bounded: bool = True, deadline: Deadline = NEVER,
+           prefixes: int = HEURISTIC_PREFIXES) -> Outcome[list[Placement]]:
+    """Exhaustive search under `threshold`, on this process's threads. Heuristic restrictions: a
+    square of size <= `greedy_upto` only goes where it adds the fewest matches (ties all tried); a
+    square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
+    to place cannot fit under the bound (_doomed). The outcome's best is None when no solution under
+    the threshold was found."""
     depths = len(pl.pstart)
     sizes = pl.ps[pl.pstart] if depths else np.zeros(0, np.int64)
     cap = sides * sizes
     cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
-    rules = (counting, sizes <= greedy_upto, cap, ordered, bounded)
+    rules = (counting, sizes <= greedy_upto, cap, True, bounded)
+    settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
+    return _search(pl, threshold, rules, deadline, prefixes, settings)
+
+
+def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
+          on_better: Callable[[Outcome[list[Placement]]], None] | None = None) -> Outcome[list[Placement]]:
+    """The exact (or counting) search of the whole board under `threshold`: cut into many more
+    tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
+    pl = exact_placements(n, margin)
+    sizes = pl.ps[pl.pstart]
+    rules = (counting, np.zeros(n, np.bool_), 4 * sizes, True, True)
+    return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
+
+
+def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,
+            source: tuple[int, int] | None = None,
+            on_better: Callable[[Outcome[list[Placement]]], None] | None = None) -> Outcome[list[Placement]]:
+    """Cut the tree into at least `prefixes` prefixes (where it has that many), group them into
+    tasks and run them on the task layer. `source` names the placements where a Dask worker can
+    rebuild them ((n, margin)); without it the tasks carry the placements (threads only)."""
+    depths = len(pl.pstart)
     arrays = pl.arrays
     shared = np.full(1, threshold, np.int64)
     empty = np.zeros(0, np.int64)
-    prefixes = np.zeros((1, 0), np.int64)
+    cut = np.zeros((1, 0), np.int64)
     split_nodes = 0                           # (the split's nodes are searched again below)
     for stop in range(1, depths):             # deepen the split until there are enough prefixes
-        out = np.zeros((4 * tasks, stop), np.int64)
+        out = np.zeros((64 * prefixes, stop), np.int64)
         _, n_out, _, aborted, nodes = _dfs(arrays, empty, stop, threshold, rules, shared, deadline.at, out)
         split_nodes += nodes
         if n_out < 0 or aborted:
             break
-        prefixes = out[:n_out]
-        if n_out >= tasks:
+        cut = out[:n_out]
+        if n_out >= prefixes:
             break
-    numba.set_parallel_chunksize(1)
-    try:
-        bests, counts, paths, aborted, nodes = _run_prefixes(arrays, prefixes, threshold, rules, deadline.at)
-    finally:
-        numba.set_parallel_chunksize(0)
-    parts = [Outcome(int(bests[i]), pl.decode(paths[i]), int(counts[i]), int(nodes[i]), not aborted[i], 1)
-             if counts[i] else Outcome(positions=int(nodes[i]), complete=not aborted[i], tasks=1)
-             for i in range(len(bests))]           # a task that found nothing of its own has no best
-    return Outcome.reduce([Outcome(positions=split_nodes), *parts])
+    settings = replace(settings, time_limit=None if deadline.at == math.inf else deadline.left())
+    chunk = max(1, -(-len(cut) // max(1, prefixes // PREFIXES_A_TASK)))
+    order = np.random.default_rng(0).permutation(len(cut))   # big and small subtrees mixed
+    work = [(source or pl, cut[order[i:i + chunk]], threshold, rules, shared) for i in range(0, len(cut), chunk)]
+    identity = {"board": list(source) if source else [depths], "threshold": threshold, "counting": bool(rules[0]),
+                "prefixes": prefixes}
+    split = Split("squares", identity, work, run_task, shares_best=True)
+    return tasks.run(split, settings, Outcome(positions=split_nodes), on_better)
 
 
 # -- the heuristics and the exact search, as the workbench calls them ---------------------------
@@ -333,7 +383,7 @@ def polish(n: int, margin: int, placements: list[Placement], best: int, deadline
             free = set(rng.sample(range(2, n), window))
         free |= {1, 2, 3}
         fixed = {size: p for size, p in held.items() if size not in free}
-        out = search(Placements.build(n, margin, fixed=fixed), best, deadline=deadline.within(POLISH_TRY), tasks=2)
+        out = search(Placements.build(n, margin, fixed=fixed), best, deadline=deadline.within(POLISH_TRY), prefixes=2)
         if out.best is not None and out.witness:
             best, held, fails = out.best, {p.size: p for p in out.witness}, 0
         else:
@@ -546,20 +596,22 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
         return Result(Status.FEASIBLE, objective=ub, solution=solution_json(n, margin, found),
                       message=f"heuristic bound ({how})")
 
-    exact = search(Placements.build(n, margin), ub, counting=counting, deadline=deadline)
-    if exact.best is not None and exact.witness:
-        found = exact.witness
-    best = exact.best if exact.best is not None else ub
+    settings = Settings(options.threads, None, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
+        Incumbent(part.best, None, solution_json(n, margin, part.witness or []))))
+    if out.best is not None and out.witness:
+        found = out.witness
+    best = out.best if out.best is not None else ub
     sol = solution_json(n, margin, found)
-    searched = f"{exact.positions:,} positions searched"
-    if not exact.complete:
+    searched = f"{out.positions:,} positions searched"
+    if not out.complete:
         return Result(Status.FEASIBLE, objective=best, solution=sol,
-                      message=f"time limit; best from {'exact search' if exact.witness else how}; "
+                      message=f"time limit; best from {'exact search' if out.witness else how}; "
                               f"{searched}")
     msg = f"proved optimal by exhaustive search, {searched} (start bound {ub} from {how}"
     msg += f"; assumes all squares within {margin} of the largest)"
     if counting:
-        msg += f"; {exact.count} optimal solutions (largest two share the top-left corner, "
+        msg += f"; {out.count} optimal solutions (largest two share the top-left corner, "
         msg += "diagonal mirror images once, a free placement taken at once)"
     return Result(Status.OPTIMAL, objective=best, bound=best, solution=sol,
-                  count=exact.count if counting else None, message=msg)
+                  count=out.count if counting else None, message=msg)
