@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from ...search import tasks
+from ...search.bits import popcount
 from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
@@ -67,19 +68,50 @@ def _doomed(rows, cols, pl, first, most) -> bool:
     size adds now). Taking every placement of the size (not only those the search would still
     allow, such as the mirror-image rule's) keeps the minimum a lower bound. A size s adds at most
     4s matches, so only the sizes with 4s > `most` can cut; each scan stops at the first placement
-    adding at most `most`."""
-    px, py, ps, _, _, pstart, pend, _, _ = pl
+    adding at most `most`.
+
+    Most of a scan is skipped without looking at a placement: a side of s matches on a line that
+    holds h matches adds at least s - h, so the lines y and y + s miss at least
+    miss_rows[y] = max(0, s - h(y)) + max(0, s - h(y + s)) of a square's top and bottom, and
+    likewise miss_cols[x] of its sides; a corner (x, y) with miss_rows[y] + miss_cols[x] > `most`
+    cannot fit, and a row y with miss_rows[y] + min(miss_cols) > `most` holds no corner that fits."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    held_r = np.empty(lines, np.int64)
+    held_c = np.empty(lines, np.int64)
+    for i in range(lines):
+        held_r[i] = popcount(rows[i])
+        held_c[i] = popcount(cols[i])
+    miss_r = np.empty(lines, np.int64)
+    miss_c = np.empty(lines, np.int64)
     for d in range(first, pstart.shape[0]):
         if pstart[d] == pend[d]:
             continue
         s = ps[pstart[d]]
         if 4 * s <= most:
             break                             # this size and every smaller one fit
+        w = lines - s                         # corners a side (the whole board's)
+        least_c = 4 * s
+        for i in range(w):
+            miss_r[i] = max(0, s - held_r[i]) + max(0, s - held_r[i + s])
+            miss_c[i] = max(0, s - held_c[i]) + max(0, s - held_c[i + s])
+            least_c = min(least_c, miss_c[i])
         fits = False
-        for k in range(pstart[d], pend[d]):
-            if added(rows, cols, px[k], py[k], s) <= most:
-                fits = True
-                break
+        if pend[d] - pstart[d] == w * w:      # every corner, row by row (Grid.placements' order)
+            for y in range(w):
+                if miss_r[y] + least_c > most:
+                    continue
+                for x in range(w):
+                    if miss_r[y] + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                        fits = True
+                        break
+                if fits:
+                    break
+        else:
+            for k in range(pstart[d], pend[d]):
+                x, y = px[k], py[k]
+                if miss_r[y] + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                    fits = True
+                    break
         if not fits:
             return True
     return False
