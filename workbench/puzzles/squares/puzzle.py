@@ -146,7 +146,7 @@ class SquaresPuzzle(Puzzle):
         cases += [BenchCase(self.name, 1, "search", 60.0, params={"margin": m}, ladder=True, n_stop=30,
                             label=f"native search with --margin {m}") for m in (1, 2)]
         cases += [BenchCase(self.name, n, "search", 600.0, label="native exact search, whole run")
-                  for n in (20, 22, 24, 26)]     # issue 25: heuristics + exact search, docs/squares.md
+                  for n in (20, 22, 24, 26, 28, 30)]     # issue 25: heuristics + exact search, docs/squares.md
         cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
