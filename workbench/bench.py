@@ -34,10 +34,10 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "count": "" if rec["count"] is None else rec["count"]}
 
 
-def run_case(case: BenchCase, path: Path, console: Console) -> None:
+def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) -> None:
     n = case.n
     while True:
-        options = Options(time_limit=case.time_limit, threads=2, count=case.count)
+        options = Options(time_limit=case.time_limit, threads=threads, count=case.count)
         run = pipeline.solve(case.puzzle, n, case.solver, options, case.formulation, case.params)
         row = _row(case, run)
         append_row(path, row, COLUMNS)
@@ -50,7 +50,9 @@ def run_case(case: BenchCase, path: Path, console: Console) -> None:
 
 
 def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str | None, path: Path,
-              console: Console) -> int:
+              console: Console, threads: int = 2) -> int:
+    """Every matching case with `threads` threads (the `scale-out` cases at 1 and at 16 threads
+    give the speed-ups of the scale-out issue)."""
     wanted = {canonical(s) for s in solvers} if solvers else None
     cases = [case for puzzle in available() if not puzzles or puzzle.name in puzzles
              for case in puzzle.bench_cases()
@@ -62,7 +64,7 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
         job = bar.add_task("bench cases", total=len(cases))
         for case in cases:
             bar.update(job, description=f"bench: {case.label or case.puzzle}")
-            run_case(case, path, bar.console)
+            run_case(case, path, bar.console, threads)
             bar.advance(job)
     console.print(f"figures appended to {path}")
     return 0

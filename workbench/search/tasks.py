@@ -136,6 +136,7 @@ class Journal:
         self.db.close()
         if finished:
             self._remove()
+            self.path.with_suffix(".lock").unlink(missing_ok=True)
         self._lock.close()
 
     def _remove(self) -> None:

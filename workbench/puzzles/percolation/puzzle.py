@@ -116,7 +116,9 @@ class PercolationPuzzle(Puzzle):
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
                            params={"counter": "transfer"}, label="native transfer-matrix count ladder, 10 min"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
-                           params={"permutation": True}, label="native permutation count ladder, 10 min")]
+                           params={"permutation": True}, label="native permutation count ladder, 10 min"),
+                 BenchCase(self.name, 9, "search", 600.0, count=True, params={"counter": "transfer"},
+                           label="scale-out: transfer-matrix count a(9)")]
         for solver in ("cpsat", "minizinc:gecode"):
             cases.append(BenchCase(self.name, 1, solver, 1800.0, count=True, ladder=True, n_stop=8,
                                    label=f"{solver} count ladder, 30 min"))

@@ -56,8 +56,15 @@ def _shares_corner(px, py, a, b) -> bool:
     return 0 <= dx <= 1 and 0 <= dy <= 1
 
 
-@njit(cache=True)
-def _doomed(rows, cols, pl, first, most) -> bool:
+@njit(cache=True, inline="always")
+def _held(rows, cols, held, x, y, s) -> None:
+    """Recount the matches on the four lines of the square of size s at (x, y) (for _doomed)."""
+    held[0, y], held[0, y + s] = popcount(rows[y]), popcount(rows[y + s])
+    held[1, x], held[1, x + s] = popcount(cols[x]), popcount(cols[x + s])
+
+
+@njit(cache=True, inline="always")
+def _doomed(rows, cols, pl, first, most, held) -> bool:
     """Whether some size still to place (depths first..) adds more than `most` matches wherever it
     goes, so that no completion of this board can cost at most (cost now) + `most`.
 
@@ -72,17 +79,13 @@ def _doomed(rows, cols, pl, first, most) -> bool:
 
     Most of a scan is skipped without looking at a placement: a side of s matches on a line that
     holds h matches adds at least s - h, so the lines y and y + s miss at least
-    miss_rows[y] = max(0, s - h(y)) + max(0, s - h(y + s)) of a square's top and bottom, and
-    likewise miss_cols[x] of its sides; a corner (x, y) with miss_rows[y] + miss_cols[x] > `most`
-    cannot fit, and a row y with miss_rows[y] + min(miss_cols) > `most` holds no corner that fits."""
+    max(0, s - h(y)) + max(0, s - h(y + s)) of a square's top and bottom (miss_rows), and likewise
+    the columns x and x + s of its sides (miss_cols[x]); a corner (x, y) with
+    miss_rows + miss_cols[x] > `most` cannot fit, nor can any corner of a row y whose miss_rows
+    plus the least miss_cols exceeds `most`. held[0] and held[1] are the matches on each row and
+    column line (_held keeps them), held[2] is scratch space."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
-    held_r = np.empty(lines, np.int64)
-    held_c = np.empty(lines, np.int64)
-    for i in range(lines):
-        held_r[i] = popcount(rows[i])
-        held_c[i] = popcount(cols[i])
-    miss_r = np.empty(lines, np.int64)
-    miss_c = np.empty(lines, np.int64)
+    held_r, held_c, miss_c = held[0], held[1], held[2]
     for d in range(first, pstart.shape[0]):
         if pstart[d] == pend[d]:
             continue
@@ -91,17 +94,19 @@ def _doomed(rows, cols, pl, first, most) -> bool:
             break                             # this size and every smaller one fit
         w = lines - s                         # corners a side (the whole board's)
         least_c = 4 * s
-        for i in range(w):
-            miss_r[i] = max(0, s - held_r[i]) + max(0, s - held_r[i + s])
-            miss_c[i] = max(0, s - held_c[i]) + max(0, s - held_c[i + s])
-            least_c = min(least_c, miss_c[i])
+        for x in range(w):
+            miss_c[x] = max(0, s - held_c[x]) + max(0, s - held_c[x + s])
+            least_c = min(least_c, miss_c[x])
+        if least_c > most:
+            return True
         fits = False
         if pend[d] - pstart[d] == w * w:      # every corner, row by row (Grid.placements' order)
             for y in range(w):
-                if miss_r[y] + least_c > most:
+                miss_r = max(0, s - held_r[y]) + max(0, s - held_r[y + s])
+                if miss_r + least_c > most:
                     continue
                 for x in range(w):
-                    if miss_r[y] + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                    if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
                         fits = True
                         break
                 if fits:
@@ -109,7 +114,8 @@ def _doomed(rows, cols, pl, first, most) -> bool:
         else:
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
-                if miss_r[y] + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                miss_r = max(0, s - held_r[y]) + max(0, s - held_r[y + s])
+                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
                     fits = True
                     break
         if not fits:
@@ -167,6 +173,9 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     saved = np.empty((depths, 4), np.uint64)
     saved_cost = np.zeros(depths, np.int64)
     saved_sym = np.zeros(depths, np.bool_)
+    held = np.empty((3, lines), np.int64)     # the matches on each line, and scratch space (_doomed)
+    for i in range(lines):
+        held[0, i], held[1, i] = popcount(rows[i]), popcount(cols[i])
     nodes = 0
     d = start
     expand = True
@@ -181,18 +190,25 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                 best = shared[0]
                 if stop == 0:
                     count = 0                 # so this thread's own (if any) are not the cheapest
-            if bounded and _doomed(rows, cols, pl, d + 1, best - cost - (0 if counting else 1)):
+            if bounded and _doomed(rows, cols, pl, d + 1, best - cost - (0 if counting else 1), held):
                 ncand[d], it[d], expand = 0, 0, False
                 continue
             nc, least = 0, INF
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
+            room = best - cost - (0 if counting else 1)    # the most a placement may add
+            s = ps[pstart[d]]
+            for x in range(lines - s):        # as in _doomed: what the lines alone leave to add
+                held[2, x] = max(0, s - held[1, x]) + max(0, s - held[1, x + s])
             for k in range(pstart[d], pend[d]):
-                if sym and px[k] > py[k]:
+                x, y = px[k], py[k]
+                if sym and x > y:
+                    continue
+                if max(0, s - held[0, y]) + max(0, s - held[0, y + s]) + held[2, x] > room:
                     continue
                 if runs and not (lead_ok and plead[k]) and not _shares_corner(px, py, path[d - 1], k):
                     continue
-                add = added(rows, cols, px[k], py[k], ps[k])
+                add = added(rows, cols, x, y, s)
                 if add == 0:                  # free: take it and nothing else
                     cand[d, 0], cadd[d, 0], nc = k, 0, 1
                     break
@@ -228,6 +244,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
             saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3] = rows[y], rows[y + s], cols[x], cols[x + s]
             saved_cost[d], saved_sym[d] = cost, sym
             put(rows, cols, x, y, s)
+            _held(rows, cols, held, x, y, s)
             cost += add
             sym = sym and pdiag[k]
             path[d] = k
@@ -258,6 +275,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
         k = path[d]
         x, y, s = px[k], py[k], ps[k]
         rows[y], rows[y + s], cols[x], cols[x + s] = saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3]
+        _held(rows, cols, held, x, y, s)
         cost, sym = saved_cost[d], saved_sym[d]
     return best, count, best_path, aborted, nodes
 

@@ -147,6 +147,7 @@ class StonesPuzzle(Puzzle):
         boxes, and the record hunt."""
         cases = [BenchCase(self.name, 1, "search", 3600.0, ladder=True, n_stop=5,
                            label="native exact search ladder (a(5) < 1 h is the goal)")]
+        cases += [BenchCase(self.name, n, "search", 3600.0, label=f"scale-out: exact search a({n})") for n in (4, 5)]
         cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
                             label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
