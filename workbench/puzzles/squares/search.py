@@ -64,6 +64,13 @@ def _held(rows, cols, held, x, y, s) -> None:
 
 
 @njit(cache=True, inline="always")
+def _short(held, axis, i, s):
+    """The matches a square of size s must still add to its two sides on lines i and i + s of one
+    axis (0: rows, 1: columns), from the lines' counts alone: a line holding h has s - h to add."""
+    return max(0, s - held[axis, i]) + max(0, s - held[axis, i + s])
+
+
+@njit(cache=True, inline="always")
 def _doomed(rows, cols, pl, first, most, held) -> bool:
     """Whether some size still to place (depths first..) adds more than `most` matches wherever it
     goes, so that no completion of this board can cost at most (cost now) + `most`.
@@ -77,15 +84,13 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
     4s matches, so only the sizes with 4s > `most` can cut; each scan stops at the first placement
     adding at most `most`.
 
-    Most of a scan is skipped without looking at a placement: a side of s matches on a line that
-    holds h matches adds at least s - h, so the lines y and y + s miss at least
-    max(0, s - h(y)) + max(0, s - h(y + s)) of a square's top and bottom (miss_rows), and likewise
-    the columns x and x + s of its sides (miss_cols[x]); a corner (x, y) with
-    miss_rows + miss_cols[x] > `most` cannot fit, nor can any corner of a row y whose miss_rows
-    plus the least miss_cols exceeds `most`. held[0] and held[1] are the matches on each row and
-    column line (_held keeps them), held[2] is scratch space."""
+    Most of a scan is skipped without looking at a placement: the lines y and y + s leave at least
+    _short(rows y) to add to a square's top and bottom, the columns x and x + s _short(columns x)
+    to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner of a
+    row y whose shortfall plus the least column shortfall does. held[0] and held[1] are the matches
+    on each row and column line (_held keeps them), held[2] is scratch space."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
-    held_r, held_c, miss_c = held[0], held[1], held[2]
+    miss_c = held[2]
     for d in range(first, pstart.shape[0]):
         if pstart[d] == pend[d]:
             continue
@@ -95,14 +100,14 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
         w = lines - s                         # corners a side (the whole board's)
         least_c = 4 * s
         for x in range(w):
-            miss_c[x] = max(0, s - held_c[x]) + max(0, s - held_c[x + s])
+            miss_c[x] = _short(held, 1, x, s)
             least_c = min(least_c, miss_c[x])
         if least_c > most:
             return True
         fits = False
         if pend[d] - pstart[d] == w * w:      # every corner, row by row (Grid.placements' order)
             for y in range(w):
-                miss_r = max(0, s - held_r[y]) + max(0, s - held_r[y + s])
+                miss_r = _short(held, 0, y, s)
                 if miss_r + least_c > most:
                     continue
                 for x in range(w):
@@ -114,7 +119,7 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
         else:
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
-                miss_r = max(0, s - held_r[y]) + max(0, s - held_r[y + s])
+                miss_r = _short(held, 0, y, s)
                 if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
                     fits = True
                     break
@@ -199,12 +204,12 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
             room = best - cost - (0 if counting else 1)    # the most a placement may add
             s = ps[pstart[d]]
             for x in range(lines - s):        # as in _doomed: what the lines alone leave to add
-                held[2, x] = max(0, s - held[1, x]) + max(0, s - held[1, x + s])
+                held[2, x] = _short(held, 1, x, s)
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
                 if sym and x > y:
                     continue
-                if max(0, s - held[0, y]) + max(0, s - held[0, y + s]) + held[2, x] > room:
+                if _short(held, 0, y, s) + held[2, x] > room:
                     continue
                 if runs and not (lead_ok and plead[k]) and not _shares_corner(px, py, path[d - 1], k):
                     continue
