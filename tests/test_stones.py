@@ -121,3 +121,13 @@ def test_hints_are_a_valid_start():
     board = search(2, Settings(threads=1, journal=False)).witness
     m = box_model(2, 9, 16, "max", hint=board)
     assert m.hints and sum(m.hints.values()) == len(board) + 15   # cells + y_2..y_16
+
+
+def test_a_projection_from_every_task_is_the_exact_count():
+    """The a(6) projection's estimator (sample mean times tasks) with every task sampled gives the
+    exact search's positions: with the part above the cut, a(3)'s 192,651."""
+    from workbench.puzzles.stones.search import projection, tasks_of
+
+    whole = projection(3, 4, 10 ** 6, 60.0, 60.0)
+    assert whole["sampled"] == whole["tasks"] and whole["cut short"] == 0
+    assert round(whole["positions"]) + tasks_of(3, 4)[1].positions == 192651

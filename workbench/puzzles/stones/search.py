@@ -110,6 +110,30 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
                           + ("" if out.complete else " (time limit: incomplete)"))
 
 
+def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0) -> dict[str, float]:
+    """What the whole exact search would cost, from a uniform random sample of its frontier tasks
+    searched to the end on one core (the mean times the number of tasks is unbiased; a task cut
+    short by `per_task` makes the figures lower bounds). Why: a(6) takes core-weeks, so its
+    sharding is planned from a sample."""
+    front, _ = tasks_of(n, cut)
+    assert front is not None
+    stop = Deadline.after(seconds)
+    positions, spent, short = [], [], 0
+    for i in np.random.default_rng(seed).choice(len(front), min(sample, len(front)), replace=False):
+        if stop.passed():
+            break
+        began = time.monotonic()
+        out = run_chunk(front, np.array([i]), Deadline.after(per_task))
+        positions.append(out.positions)
+        spent.append(time.monotonic() - began)
+        short += not out.complete
+    done = len(spent)
+    return {"tasks": len(front), "sampled": done, "cut short": short,
+            "positions": float(np.mean(positions)) * len(front),
+            "core-seconds": float(np.mean(spent)) * len(front),
+            "core-seconds, 2 standard errors": 2 * float(np.std(spent, ddof=1)) / math.sqrt(done) * len(front)}
+
+
 if __name__ == "__main__":
     import argparse
     ap = argparse.ArgumentParser(description="exact stepping-stones search with a progress log")
@@ -117,7 +141,15 @@ if __name__ == "__main__":
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cut", type=int, default=None)
     ap.add_argument("--time-limit", type=float, default=None)
+    ap.add_argument("--project", type=int, metavar="SAMPLE",
+                    help="instead: project the whole search's cost from SAMPLE random tasks (one core, "
+                         "--time-limit seconds in all, at most 300 s a task)")
+    ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
-    res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut)
-    print({"best": res.best, "complete": res.complete, "positions": res.positions, "tasks": res.tasks})
-    print(res.witness)
+    if a.project:
+        print(projection(a.n, default_cut(a.n) if a.cut is None else a.cut, a.project, a.time_limit or 600, 300.0,
+                         a.seed))
+    else:
+        res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut)
+        print({"best": res.best, "complete": res.complete, "positions": res.positions, "tasks": res.tasks})
+        print(res.witness)
