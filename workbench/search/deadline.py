@@ -24,6 +24,11 @@ class Deadline:
         now = time.monotonic()
         return cls(math.inf if seconds is None else now + seconds, now)
 
+    @classmethod
+    def at_wall(cls, instant: float) -> Deadline:
+        """The deadline at a time.time() instant (the task layer's stop_at; inf: no limit)."""
+        return cls.after(None if instant == math.inf else instant - time.time())
+
     def left(self) -> float:
         """Seconds left (never negative; inf without a limit)."""
         return max(0.0, self.at - time.monotonic())

@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -46,7 +45,7 @@ INF = 1 << 30
 CLOCK_EVERY = 0xFFF                    # positions between two looks at the clock (+ 1)
 HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
-PREFIXES_A_TASK = 4                    # prefixes a journaled task holds (shuffled: fewer, evener tasks)
+PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
 
 
 @njit(cache=True, inline="always")
@@ -132,8 +131,8 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
 def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) of the placement arrays `pl`
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
-    those of the cheapest cost found). rules = (counting, greedy, cap, ordered, bounded) (Rules).
-    `ordered` tries the placements adding fewest matches first (good solutions early). Heuristic
+    those of the cheapest cost found). rules = (counting, greedy, cap, bounded) (_rules). The
+    placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
     (Placements.build): a placement shares a corner with the one a size larger, or leads a new run
@@ -145,7 +144,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     Returns (best cost or threshold, count, best placements, aborted by the deadline, nodes).
     """
     px, py, ps, pdiag, plead, pstart, pend, prun, lines = pl
-    counting, greedy, cap, ordered, bounded = rules
+    counting, greedy, cap, bounded = rules
     depths = pstart.shape[0]
     rows = np.zeros(lines, np.uint64)
     cols = np.zeros(lines, np.uint64)
@@ -195,13 +194,13 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                 best = shared[0]
                 if stop == 0:
                     count = 0                 # so this thread's own (if any) are not the cheapest
-            if bounded and _doomed(rows, cols, pl, d + 1, best - cost - (0 if counting else 1), held):
+            room = best - cost - (0 if counting else 1)    # the most a placement may add
+            if bounded and _doomed(rows, cols, pl, d + 1, room, held):
                 ncand[d], it[d], expand = 0, 0, False
                 continue
             nc, least = 0, INF
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
-            room = best - cost - (0 if counting else 1)    # the most a placement may add
             s = ps[pstart[d]]
             for x in range(lines - s):        # as in _doomed: what the lines alone leave to add
                 held[2, x] = _short(held, 1, x, s)
@@ -226,7 +225,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                         least, nc = add, 0
                 cand[d, nc], cadd[d, nc] = k, add
                 nc += 1
-            if ordered and nc > 1:            # counting sort on the matches added
+            if nc > 1:                        # counting sort on the matches added
                 bucket[:] = 0
                 for i in range(nc):
                     bucket[cadd[d, i] + 1] += 1
@@ -318,7 +317,7 @@ def run_task(task: tuple[Source, np.ndarray, int, tuple, np.ndarray], stop_at: f
     pl = source if isinstance(source, Placements) else exact_placements(*source)
     if best is not None and best < shared[0]:
         shared[0] = best
-    at = Deadline.after(None if stop_at == math.inf else stop_at - time.time()).at
+    at = Deadline.at_wall(stop_at).at
     cost, count, path, aborted, nodes = _run_prefixes(pl.arrays, prefixes, threshold, rules, shared, at)
     if not count:                             # nothing of its own under the bound
         return Outcome(positions=int(nodes), complete=not aborted, tasks=1)
@@ -358,13 +357,8 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
     square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
     to place cannot fit under the bound (_doomed). The outcome's best is None when no solution under
     the threshold was found."""
-    depths = len(pl.pstart)
-    sizes = pl.ps[pl.pstart] if depths else np.zeros(0, np.int64)
-    cap = sides * sizes
-    cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
-    rules = (counting, sizes <= greedy_upto, cap, True, bounded)
     settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
-    return _search(pl, threshold, rules, deadline, prefixes, settings)
+    return _search(pl, threshold, _rules(pl, counting, greedy_upto, sides, bounded), deadline, prefixes, settings)
 
 
 def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
@@ -372,9 +366,16 @@ def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadlin
     """The exact (or counting) search of the whole board under `threshold`: cut into many more
     tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
     pl = exact_placements(n, margin)
-    sizes = pl.ps[pl.pstart]
-    rules = (counting, np.zeros(n, np.bool_), 4 * sizes, True, True)
-    return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
+    return _search(pl, threshold, _rules(pl, counting), deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
+
+
+def _rules(pl: Placements, counting: bool, greedy_upto: int = 0, sides: int = 4,
+           bounded: bool = True) -> tuple[bool, np.ndarray, np.ndarray, bool]:
+    """The rules tuple _dfs takes (its docstring); the defaults are the exact search's."""
+    sizes = pl.ps[pl.pstart] if len(pl.pstart) else np.zeros(0, np.int64)
+    cap = sides * sizes
+    cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
+    return counting, sizes <= greedy_upto, cap, bounded
 
 
 def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,

@@ -54,7 +54,7 @@ def run_task(task: tuple[int, int, np.ndarray], stop_at: float) -> Outcome[Board
     n, cut, chunk = task
     front, _ = tasks_of(n, cut)
     assert front is not None
-    return run_chunk(front, chunk, Deadline.after(None if stop_at == math.inf else stop_at - time.time()))
+    return run_chunk(front, chunk, Deadline.at_wall(stop_at))
 
 
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
