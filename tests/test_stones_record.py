@@ -2,15 +2,19 @@
 filter against the published boards, short hunts whose boards replay through the checker."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import published_values
 from test_stones import BOARD_49
 
+from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.stones.check import check
 from workbench.puzzles.stones.record import (
     FILTERS,
     LEXICOGRAPHIC,
     REACH,
+    HuntOptions,
     beam,
     board_hash,
     finish,
@@ -22,6 +26,7 @@ from workbench.puzzles.stones.record import (
     to_sequence,
     warm_up,
 )
+from workbench.solvers.base import Options
 
 PUBLISHED = published_values("stones")
 # the 2 between two ones on a diagonal; then 3 above the 2, beside the first one
@@ -101,7 +106,7 @@ def test_one_beam_gives_records_for_every_ones_count():
 def test_hunt_reports_only_legal_improvements(threads):
     warm_up()                                  # compiled before the clock starts
     seen = []
-    records, runs = hunt(6, 4, threads=threads, width=2000, on_best=lambda v, b: seen.append((v, b)))
+    records, runs = hunt(6, 4, HuntOptions(threads=threads, width=2000), on_best=lambda v, b: seen.append((v, b)))
     assert runs >= 2 and seen
     values = [v for v, _ in seen]
     assert values == sorted(set(values)) and values[-1] == records.best(6)[0] >= 45
@@ -140,3 +145,32 @@ def test_hunt_options_are_typed_and_checked():
     for bad in ({"filter": "square"}, {"width": "10"}):
         with pytest.raises(BadInput):
             StonesParams.parse(bad)
+
+
+def test_hunt_runs_on_a_dask_cluster():
+    """The hunt's beam runs go through the task layer's executor: on a local Dask cluster of two
+    worker processes its boards replay legally too."""
+    warm_up()
+    seen = []
+    records, runs = hunt(6, 8, HuntOptions(cluster="local:2", width=2000), on_best=lambda v, b: seen.append((v, b)))
+    assert runs >= 2 and seen and records.best(6)[0] >= 45
+    assert all(check(6, b).objective == v for v, b in seen)
+
+
+def test_hunt_stores_every_ones_count_and_resumes(tmp_path, monkeypatch):
+    """A hunt with --nmax 7 stores a checked board, with its drawing, for each ones count up to 7
+    as soon as it is found; a --resume run starts from the stored board and says so."""
+    monkeypatch.setenv("WORKBENCH_JOURNALS", str(tmp_path))
+    first = pipeline_solve("stones", 6, "search", Options(time_limit=4, threads=1),
+                           params={"nmax": 7, "width": 2000})
+    store = json.loads((tmp_path / "hunts" / "stones.json").read_text())
+    assert {"6", "7"} <= set(store)
+    for ones, entry in store.items():
+        assert check(int(ones), entry["board"]).objective == entry["value"]
+        assert (tmp_path / "hunts" / f"stones-{ones}-ones.txt").read_text().startswith("valid:")
+    best6 = max(entry["value"] for ones, entry in store.items() if int(ones) <= 6)
+    assert best6 >= first.result.objective
+    again = pipeline_solve("stones", 6, "search", Options(time_limit=2, threads=1),
+                           params={"resume": True, "width": 2000})
+    assert again.verdict.ok and again.result.objective >= best6
+    assert "resumed from a stored board" in again.result.message

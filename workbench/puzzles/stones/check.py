@@ -32,6 +32,18 @@ def parse_board(solution: Any) -> dict[tuple[int, int], int]:
     return cells
 
 
+def draw(solution: Any) -> str:
+    """Like the seed: one line per row, numbers right-aligned, '.' for an empty cell, cropped."""
+    cells = parse_board(solution)
+    if not cells:
+        return ""
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    width = len(str(max(cells.values()))) + 1
+    return "\n".join("".join(str(cells.get((r, c), ".")).rjust(width) for c in range(c0, c1 + 1))
+                     for r in range(r0, r1 + 1)) + f"\nlargest number {max(cells.values())}"
+
+
 def check(n: int | None, solution: Any, params: Any = None) -> Verdict:
     """Replay the board; the objective is the largest number placed."""
     if n is None:

@@ -15,7 +15,7 @@ from ...drawing import figure
 from ...models.core import Built
 from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
 from .check import check as check_board
-from .check import parse_board
+from .check import draw, parse_board
 from .model import FORMULATIONS, build
 
 ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record.py)
@@ -48,6 +48,10 @@ class StonesParams(Params):
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
                                  "to 11) or off", applies=NATIVE)
+    nmax: int | None = option(None, "record hunt: the most ones its beams track (default n); every count up to it "
+                                    "gets its best board stored, so that one run serves a table", int, applies=NATIVE)
+    resume: bool = option(False, "record hunt: start from the best boards earlier hunts stored "
+                                 "(runs/journals/hunts/stones.json)", applies=NATIVE)
 
     def validate(self) -> None:
         if self.box is not None and not 2 <= self.box <= 40:
@@ -89,6 +93,8 @@ class StonesPuzzle(Puzzle):
         assert n is not None
         if params is not None and params.exact and n > 8:
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
+        if params is not None and params.nmax is not None and not n <= params.nmax <= 40:
+            raise BadInput(f"stones: --nmax must be between n ({n}) and 40")
 
     def table_key(self, params: StonesParams, formulation: str = "") -> str:
         """a(n) is box-free and uncapped: a boxed or capped run answers a narrower question, and is
@@ -115,15 +121,7 @@ class StonesPuzzle(Puzzle):
 
 
     def render(self, n: int | None, solution: Any, params: StonesParams) -> str:
-        """Like the seed: one line per row, numbers right-aligned, '.' for an empty cell, cropped."""
-        cells = parse_board(solution)
-        if not cells:
-            return ""
-        r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
-        c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
-        width = len(str(max(cells.values()))) + 1
-        return "\n".join("".join(str(cells.get((r, c), ".")).rjust(width) for c in range(c0, c1 + 1))
-                         for r in range(r0, r1 + 1)) + f"\nlargest number {max(cells.values())}"
+        return draw(solution)
 
     def png(self, n: int | None, solution: Any, path: str, params: StonesParams) -> None:
         from matplotlib.patches import Rectangle

@@ -18,15 +18,16 @@ Why each part:
 """
 from __future__ import annotations
 
+import concurrent.futures as cf
 import csv
+import fcntl
 import json
 import math
+import os
 import sys
-import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +36,9 @@ from numba import njit
 
 from ...search.compiled import transform
 from ...search.deadline import NEVER, Deadline
+from ...search.tasks import JOURNALS, Settings, executor
 from ...solvers.base import Incumbent, Options, Report, Result, Status
-from .check import check
+from .check import check, draw
 from .kernel import subtree
 
 G = 128                          # grid side; cell p = row * G + col, the 2 at the centre
@@ -388,14 +390,11 @@ def _grid(length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
 
 @dataclass
 class Records:
-    """The best board per number of ones used (value, placement sequence), shared by the runs."""
+    """The best board per number of ones used (value, board), kept by the hunt's driver."""
 
     nmax: int
     value: list[int] = field(default_factory=list)
     board: list[list[list[int]] | None] = field(default_factory=list)
-    cut: int = 0              # the next prefix length of the descent from the best board
-    finished: int = 0         # the best value whose ending was searched exhaustively
-    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         self.value = [1] * (self.nmax + 1)
@@ -405,6 +404,13 @@ class Records:
         """The best board using at most n ones."""
         u = max(range(n + 1), key=lambda i: (self.value[i], -i))
         return self.value[u], self.board[u]
+
+    def offer(self, ones: int, value: int, board: list[list[int]]) -> bool:
+        """Keep the board if it beats the one held for its ones count; True if it does."""
+        if ones > self.nmax or value <= self.value[ones]:
+            return False
+        self.value[ones], self.board[ones] = value, board
+        return True
 
 
 def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
@@ -505,94 +511,200 @@ def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[li
     return best, board
 
 
-def hunt(n: int, time_limit: float | None, threads: int = 1, seed: int = 0, width: int = 200000,
-         filt: str = "near", nmax: int | None = None, log: Callable[[str], None] | None = None,
-         on_best: Callable[[int, list[list[int]]], None] | None = None) -> tuple[Records, int]:
-    """Beam runs until the time limit (None: 60 s), `threads` at a time: fresh runs (the first with
-    the lexicographic weights, then random ones) and re-runs from the best board's first M numbers,
-    M descending from just below it after each improvement, then at random; each new best board's
-    ending is also searched exhaustively (finish, at most 30 s or a tenth of the time limit each
-    time). Records for every ones count up to nmax (default n); on_best(value, board) is called for
-    each new best board with at most n ones. Returns the records and the number of runs."""
-    nmax = nmax or n
+@dataclass(frozen=True)
+class Restart:
+    """One beam run of the hunt, picklable so that the task layer can run it on any worker. `start`
+    is a placement sequence (empty: every first move); `origin` says where it comes from (log)."""
+
+    nmax: int
+    width: int
+    weights: tuple[float, ...]
+    seed: int
+    filter: str = "near"
+    horizon: int = 1 << 20
+    start: tuple[int, ...] = ()
+    origin: str = ""
+
+
+@dataclass(frozen=True)
+class Ending:
+    """The exhaustive ending of a board (finish), as a job of the hunt."""
+
+    n: int
+    board: list[list[int]]
+    seconds: float
+    origin: str = "exhaustive ending"
+
+
+Job = Restart | Ending
+Found = dict[int, tuple[int, list[list[int]]]]     # ones used -> (value, board)
+
+
+def run_job(job: Job, stop_at: float) -> Found:
+    """The hunt's kernel on the task layer's executor (threads or Dask workers): a beam run or an
+    exhaustive ending, cut at the wall-clock instant stop_at. Returns the best board per ones count."""
+    if isinstance(job, Ending):
+        value, board = finish(job.n, job.board, min(job.seconds, max(0.0, stop_at - time.time())))
+        return {sum(1 for *_, v in board if v == 1): (value, board)}
+    found: Found = {}
+    beam(job.nmax, job.width, np.array(job.weights), job.seed, FILTERS[job.filter], list(job.start) or None,
+         Deadline.at_wall(stop_at), lambda u, v, b: found.__setitem__(u, (v, b)), job.horizon)
+    return found
+
+
+def store_path() -> Path:
+    """Where hunts keep their best boards: beside the task layer's journals."""
+    return Path(os.environ.get(JOURNALS, "runs/journals")) / "hunts" / "stones.json"
+
+
+def load_store(path: Path, nmax: int) -> Found:
+    """The stored boards for up to nmax ones, each replayed by the checker (a board that fails is
+    ignored)."""
+    if not path.is_file():
+        return {}
+    found: Found = {}
+    for key, entry in json.loads(path.read_text()).items():
+        u, board = int(key), entry["board"]
+        verdict = check(u, board)
+        if u <= nmax and verdict.ok and verdict.objective == entry["value"]:
+            found[u] = (entry["value"], board)
+    return found
+
+
+def save_store(path: Path, ones: int, value: int, board: list[list[int]], note: str) -> None:
+    """Add a board to the store at once (under a file lock, so that concurrent hunts merge), with
+    its drawing beside it; a better stored board for that count stays."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = json.loads(path.read_text()) if path.is_file() else {}
+        if data.get(str(ones), {}).get("value", 0) >= value:
+            return
+        data[str(ones)] = {"value": value, "board": board, "found": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                           "by": note}
+        temp = path.with_suffix(".tmp")
+        temp.write_text(json.dumps(data, indent=1, sort_keys=True))
+        temp.replace(path)
+        path.with_name(f"stones-{ones}-ones.txt").write_text(f"{check(ones, board).message}\n{draw(board)}\n")
+
+
+class Plan:
+    """What the hunt runs next: fresh runs (the first lexicographic, then random weights, widths
+    doubling from 10^4 up to `width`), and re-runs from the best board's first M numbers, M
+    descending from just below it after each improvement, then at random; half of the re-runs keep
+    the board's ones but one that touches no number yet. Each new best board also gets an
+    exhaustive ending (finish), one at a time."""
+
+    def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float) -> None:
+        self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
+        self.rng = np.random.default_rng(seed)
+        self.records = Records(nmax)
+        self.runs = self.fresh = 0
+        self.cut = 0              # the next prefix length of the descent from the best board
+        self.finished = 0         # the best value whose ending was searched (or is being searched)
+
+    def absorb(self, found: Found) -> list[tuple[int, int, list[list[int]]]]:
+        """Keep the boards that beat the records; returns them, and restarts the descent when the
+        best board for n improves."""
+        old = self.best()[0]
+        better = [(u, v, b) for u, (v, b) in sorted(found.items()) if self.records.offer(u, v, b)]
+        if self.best()[0] > old:
+            self.cut = self.best()[0] - 3
+        return better
+
+    def best(self) -> tuple[int, list[list[int]] | None]:
+        return self.records.best(self.n)
+
+    def next_job(self, left: float) -> Job:
+        best, board = self.best()
+        if board is not None and best > self.finished and best >= 10:
+            self.finished = best
+            return Ending(self.n, board, min(30.0, 0.1 * self.limit, left))
+        self.runs += 1
+        r = self.rng
+        weights = LEXICOGRAPHIC if self.runs == 1 else random_weights(r)
+        horizon = 1 << 20 if self.runs == 1 or r.random() < 0.5 else int(r.integers(15, 36))
+        wide = min(self.width, 10000 << self.fresh)
+        job = Restart(self.nmax, wide, tuple(map(float, weights)), int(r.integers(1 << 31)), self.filter, horizon)
+        if board is None or best < 12 or (self.cut < best // 6 and self.runs % 2):
+            self.fresh += 1
+            return job
+        if self.cut >= best // 6:
+            cut = self.cut
+            self.cut -= max(2, best // 20)
+        else:
+            cut = int(r.integers(best // 6, best - 3))
+        kept: frozenset[tuple[int, int]] = frozenset()
+        if r.random() < 0.5:
+            loose = sorted(loose_ones(board, cut))
+            if loose:
+                drop = loose[int(r.integers(len(loose)))]
+                kept = frozenset((a, b) for a, b, v in board if v == 1 and (a, b) != drop)
+        try:
+            start = tuple(to_sequence(board, cut, kept))
+        except ValueError:                    # a board from finish() too large for the grid
+            self.fresh += 1
+            return job
+        return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}")
+
+
+@dataclass(frozen=True)
+class HuntOptions:
+    """How a hunt runs: where (threads, or a Dask cluster), its seed, the widest beam, the filter
+    for new ones, and the most ones its beams track (default n)."""
+
+    threads: int = 1
+    seed: int = 0
+    width: int = 200000
+    filter: str = "near"
+    nmax: int | None = None
+    cluster: str | None = None
+
+
+def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log: Callable[[str], None] | None = None,
+         on_best: Callable[[int, list[list[int]]], None] | None = None,
+         on_record: Callable[[int, int, list[list[int]]], None] | None = None,
+         start: Found | None = None) -> tuple[Records, int]:
+    """Beam runs and exhaustive endings until the time limit (None: 60 s), one per worker of the
+    task layer's executor (threads, or a Dask cluster), each planned from the best board so far.
+    Records for every ones count up to nmax, from `start` if given; on_record(ones, value, board)
+    for each improvement of any count, on_best(value, board) for each new best board with at most
+    n ones. Returns the records and the number of beam runs."""
     limit = 60.0 if time_limit is None else time_limit
     deadline = Deadline.after(limit)
-    records = Records(nmax)
-    table = FILTERS[filt]
-    runs, fresh = [0], [0]
+    stop_at = time.time() + limit
+    plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit)
+    plan.absorb(start or {})
 
-    def on_record(u: int, value: int, board: list[list[int]]) -> None:
-        with records.lock:
-            if value <= records.value[u]:
-                return
-            old = records.best(n)[0]
-            records.value[u], records.board[u] = value, board
-            if records.best(n)[0] > old:
-                records.cut = value - 3
-                if log is not None:
-                    log(f"{deadline.elapsed():8.1f}s best {value} with {u} ones")
-                if on_best is not None:
-                    on_best(value, board)
-
-    def next_run(r: np.random.Generator) -> tuple[int, int, str, list[int] | None]:
-        """The run's number, its width, what it starts from (for the log) and its start. Fresh runs
-        double their width from 10^4 up to `width`, so that a short hunt still has boards. Half the
-        re-runs keep the board's ones, but one that touches no number yet goes back into hand."""
-        with records.lock:
-            runs[0] += 1
-            best, board = records.best(n)
-            wide = min(width, 10000 << fresh[0])
-            if board is None or best < 12 or (records.cut < best // 6 and runs[0] % 2):
-                fresh[0] += 1
-                return runs[0], wide, "", None
-            if records.cut >= best // 6:
-                cut = records.cut
-                records.cut -= max(2, best // 20)
-            else:
-                cut = int(r.integers(best // 6, best - 3))
-            kept: frozenset[tuple[int, int]] = frozenset()
-            if r.random() < 0.5:              # keep the board's ones but one that touches no number yet
-                loose = sorted(loose_ones(board, cut))
-                if loose:
-                    drop = loose[int(r.integers(len(loose)))]
-                    kept = frozenset((a, b) for a, b, v in board if v == 1 and (a, b) != drop)
-            try:
-                return runs[0], wide, f" from {cut}{' keeping ones' if kept else ''}", to_sequence(board, cut, kept)
-            except ValueError:                # a board from finish() too large for the grid
-                return runs[0], wide, "", None
-
-    def worker(wseed: int) -> None:
-        r = np.random.default_rng(wseed)
-        while not deadline.passed():
-            i, wide, origin, prefix = next_run(r)
-            weights = LEXICOGRAPHIC if i == 1 else random_weights(r)
-            horizon = 1 << 20 if i == 1 or r.random() < 0.5 else int(r.integers(15, 36))
-            reached = beam(nmax, wide, weights, int(r.integers(1 << 31)), table, prefix, deadline, on_record,
-                           horizon)
+    def take(job: Job, found: Found) -> None:
+        old = plan.best()[0]
+        for u, v, b in plan.absorb(found):
+            if on_record is not None:
+                on_record(u, v, b)
+        best, board = plan.best()
+        if best > old and board is not None:
             if log is not None:
-                got = max([v for u, v in reached.items() if u <= n], default=0)
-                log(f"{deadline.elapsed():8.1f}s run {i} width {wide}{origin}"
-                    f"{f' horizon {horizon}' if horizon < 1 << 20 else ''}: "
-                    f"reached {got} (best {records.best(n)[0]})")
-            with records.lock:
-                best, board = records.best(n)
-                mine = board is not None and best > records.finished
-                if mine:
-                    records.finished = best
-            if mine and board is not None:
-                value, found = finish(n, board, min(30.0, 0.1 * limit, deadline.left()))
-                if log is not None:
-                    log(f"{deadline.elapsed():8.1f}s exhaustive ending of {best}: {value}")
-                if value > best:
-                    on_record(sum(1 for *_, v in found if v == 1), value, found)
+                log(f"{deadline.elapsed():8.1f}s best {best} with {sum(1 for *_, v in board if v == 1)} ones")
+            if on_best is not None:
+                on_best(best, board)
+        if log is not None:
+            got = max([v for u, (v, _) in found.items() if u <= n], default=0)
+            what = (f"{job.origin}" if isinstance(job, Ending) else
+                    f"run width {job.width}{job.origin}{f' horizon {job.horizon}' if job.horizon < 1 << 20 else ''}")
+            log(f"{deadline.elapsed():8.1f}s {what}: reached {got} (best {best})")
 
-    seeds = np.random.default_rng(seed).integers(1 << 31, size=max(1, threads))
-    if threads <= 1:
-        worker(int(seeds[0]))
-    else:
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(worker, map(int, seeds)))
-    return records, runs[0]
+    with executor(Settings(threads=how.threads, cluster=how.cluster)) as (pool, workers):
+        running: dict[cf.Future[Found], Job] = {}
+        while True:
+            while len(running) < workers and not deadline.passed():
+                job = plan.next_job(deadline.left())
+                running[pool.submit(run_job, job, stop_at)] = job
+            if not running:
+                break
+            done, _ = cf.wait(running, timeout=1.0, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                take(running.pop(future), future.result())
+    return plan.records, plan.runs
 
 
 def warm_up() -> None:
@@ -601,26 +713,40 @@ def warm_up() -> None:
 
 
 def solve(n: int, params: Any, options: Options, report: Report) -> Result:
-    """The record hunt as the native search's answer: params.width, params.filter; the seed, the
-    threads and the time limit from the options. Each new best board is checked, then reported."""
+    """The record hunt as the native search's answer: params.width, filter, nmax, resume; the seed,
+    threads, cluster and time limit from the options. Each new board (for every ones count) is
+    checked, then stored at once (store_path) with its drawing; each new best for n is reported."""
     if n < 2:                                 # no 2 can be placed: a lone one is the whole board
         return Result(status=Status.OPTIMAL, objective=1, bound=1, values=[[0, 0, 1]], solution=[[0, 0, 1]])
+    nmax = max(n, params.nmax or n)
+    path = store_path()
+    note = f"record hunt, width {params.width}, filter {params.filter}, nmax {nmax}, seed {options.seed}"
 
-    def on_best(value: int, board: list[list[int]]) -> None:
-        verdict = check(n, board)
+    def verified(ones: int, value: int, board: list[list[int]]) -> None:
+        verdict = check(ones, board)
         if verdict.objective != value:
             raise RuntimeError(f"record hunt: a board the checker rejects ({verdict.message})")
+
+    def on_record(ones: int, value: int, board: list[list[int]]) -> None:
+        verified(ones, value, board)
+        save_store(path, ones, value, board, note)
+
+    def on_best(value: int, board: list[list[int]]) -> None:
         report(Incumbent(value, None, board))
 
+    start = load_store(path, nmax) if params.resume else {}
     log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
-    start = time.monotonic()
-    records, runs = hunt(n, options.time_limit, options.threads, options.seed, params.width, params.filter,
-                         log=log, on_best=on_best)
+    began = time.monotonic()
+    how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster)
+    records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
+    resumed = max([v for u, (v, _) in start.items() if u <= n], default=0)
     return Result(status=Status.FEASIBLE, objective=value, values=board, solution=board,
-                  message=f"record hunt: {runs} beam runs of width {params.width} in "
-                          f"{time.monotonic() - start:.0f} s, filter {params.filter}")
+                  message=f"record hunt: {runs} beam runs of width up to {params.width} in "
+                          f"{time.monotonic() - began:.0f} s, filter {params.filter}"
+                          + (f", nmax {nmax}" if nmax > n else "")
+                          + (f", resumed from a stored board of {resumed} ({path})" if resumed else ""))
 
 
 if __name__ == "__main__":
@@ -630,13 +756,14 @@ if __name__ == "__main__":
     ap.add_argument("--nmax", type=int, default=None, help="largest number of ones in the beam (default n)")
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--cluster", default=None, help="local:K, tcp://HOST:PORT or a scheduler file")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--width", type=int, default=200000, help="largest beam width")
     ap.add_argument("--filter", default="near", choices=sorted(FILTERS))
     ap.add_argument("--out", help="write the best board per ones count here as JSON (checked)")
     a = ap.parse_args()
     warm_up()
-    recs, nruns = hunt(a.n, a.time_limit, a.threads, a.seed, a.width, a.filter, a.nmax, log=print)
+    recs, nruns = hunt(a.n, a.time_limit, HuntOptions(a.threads, a.seed, a.width, a.filter, a.nmax, a.cluster), print)
     found = {u: (v, b) for u, (v, b) in enumerate(zip(recs.value, recs.board)) if b is not None}
     for u, (v, b) in found.items():
         print(f"{u} ones: {v} ({check(u, b).message})")
