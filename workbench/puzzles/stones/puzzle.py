@@ -151,8 +151,8 @@ class StonesPuzzle(Puzzle):
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
                             label=f"{solver}, box {DEFAULT_BOX[n]}") for n in (2, 3)
                   for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]
-        measured = {6: 180.0, 7: 420.0, 8: 330.0}     # the hunts of docs/stones-record.md (2 threads)
-        cases += [BenchCase(self.name, n, "search", limit, label=f"record hunt, {limit:.0f} s (docs/stones-record.md)")
-                  for n, limit in measured.items()]
-        cases += [BenchCase(self.name, n, "search", 600.0, label="record hunt, 10 min") for n in range(9, 13)]
+        cases += [BenchCase(self.name, 6, "search", 1800.0, params={"nmax": 8},
+                            label="record hunt, one 30-min run for n = 6..8 (7 and 8 in the hunt's store)"),
+                  BenchCase(self.name, 9, "search", 3600.0, params={"nmax": 12},
+                            label="record hunt, one 1-hour run for n = 9..12 (10..12 in the hunt's store)")]
         return cases

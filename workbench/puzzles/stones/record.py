@@ -531,6 +531,7 @@ class Restart:
     horizon: int = 1 << 20
     start: tuple[int, ...] = ()
     origin: str = ""
+    ones: int = 0             # the ones count it serves (its log line reports that count's best)
 
 
 @dataclass(frozen=True)
@@ -658,7 +659,7 @@ class Plan:
             self.fresh += 1
             return job
         focus = f" ({u} ones)" if self.nmax > self.n else ""
-        return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}")
+        return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
 
 @dataclass(frozen=True)
@@ -701,7 +702,7 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
             if on_best is not None:
                 on_best(best, board)
         if log is not None:
-            most = job.n if isinstance(job, Ending) else n
+            most = job.n if isinstance(job, Ending) else job.ones or n
             got = max([v for u, (v, _) in found.items() if u <= most], default=0)
             what = (f"{job.origin}" if isinstance(job, Ending) else
                     f"run width {job.width}{job.origin}{f' horizon {job.horizon}' if job.horizon < 1 << 20 else ''}")
