@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from conftest import published_values
 from test_stones import BOARD_49
@@ -15,6 +16,7 @@ from workbench.puzzles.stones.record import (
     LEXICOGRAPHIC,
     REACH,
     HuntOptions,
+    Plan,
     beam,
     board_hash,
     finish,
@@ -23,6 +25,7 @@ from workbench.puzzles.stones.record import (
     prefix,
     published_boards,
     score_keys,
+    to_board,
     to_sequence,
     warm_up,
 )
@@ -174,3 +177,26 @@ def test_hunt_stores_every_ones_count_and_resumes(tmp_path, monkeypatch):
                            params={"resume": True, "width": 2000})
     assert again.verdict.ok and again.result.objective >= best6
     assert "resumed from a stored board" in again.result.message
+
+
+def test_a_multi_count_hunt_plans_for_every_count():
+    """With nmax > n the plan serves every count: an exhaustive ending for each count's best board
+    first, then re-runs that take the counts in turn, each from that count's best board."""
+    boards = published_boards()
+    plan = Plan(6, 8, 20000, "near", 0, 600.0)
+    plan.absorb({5: (49, BOARD_49), 7: (71, boards[7]), 8: (80, boards[8])})
+    endings = [plan.next_job(600.0) for _ in range(3)]
+    assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
+    reruns = [plan.next_job(600.0) for _ in range(6)]
+    assert sorted(job.ones for job in reruns) == [6, 6, 7, 7, 8, 8]
+    source = {6: BOARD_49, 7: boards[7], 8: boards[8]}
+    for job in reruns:
+        start = to_board(np.array(job.start))
+        cut = max(v for *_, v in start)
+        assert check(job.ones, start).ok and _numbers(start) == _numbers(prefix(source[job.ones], cut))
+
+
+def _numbers(board):
+    """The numbers 2.. of a board by their place relative to the 2."""
+    r2, c2 = next((r, c) for r, c, v in board if v == 2)
+    return {v: (r - r2, c - c2) for r, c, v in board if v >= 2}
