@@ -613,6 +613,15 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline) -> Outco
                    complete=not stats[2], tasks=len(tasks), maximise=True)
 
 
+@njit(cache=True, nogil=True)
+def _below(cells, k0, r0, budget, masks, out, stats):
+    """_dfs below one board within `budget` positions, without the GIL: the hunt runs it on one
+    thread while beams run on the others."""
+    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf), masks,
+                       (out, np.empty((0, 2, 2), dtype=np.int64), stats))
+    return best, nb
+
+
 def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[int]]]:
     """The best board below `board` (numbers 2..k and the ones they touch; the rest of the n ones
     still in hand), by the exact search's kernel within `budget` positions: best is the best value
@@ -627,8 +636,7 @@ def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[in
                             key=lambda t: t[1]), dtype=np.int64)
     ones = sum(v == 1 for _, _, v in board)
     out, stats = np.empty((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
-    best, nb, _ = _dfs(_workspace(), cells, k + 1, n - ones, 0, (0, k, max(1, budget), math.inf), MASKS,
-                       (out, np.empty((0, 2, 2), dtype=np.int64), stats))
+    best, nb = _below(cells, k + 1, n - ones, max(1, budget), MASKS, out, stats)
     if stats[1]:
         return Outcome(k, complete=False, maximise=True)
     return Outcome(int(best), _board(out[:nb]) if nb else None, positions=int(stats[0]),
