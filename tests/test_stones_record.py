@@ -211,3 +211,24 @@ def test_a_layout_of_ones_fixes_the_best_board():
         if n <= 8:
             out = subtree(n, [[r, c, v] for r, c, v in board if v <= 2], 10**7)
             assert out.complete and out.best == max(v for *_, v in board) and check(n, out.witness).ok
+
+
+def test_an_exhaustive_ending_leaves_the_other_threads_free():
+    """A hunt runs endings beside beams on other threads, so the kernel must not hold the GIL (when
+    it did, a 2-thread hunt used one core): the main thread keeps running while an ending searches."""
+    import threading
+    import time
+
+    subtree(5, prefix(BOARD_49, 10), 1)                  # compiled (or loaded) before the clock
+    done = threading.Event()
+    result = []
+    ending = threading.Thread(target=lambda: (result.append(subtree(5, prefix(BOARD_49, 10), 2 * 10**6)), done.set()))
+    began = last = time.perf_counter()
+    longest = 0.0
+    ending.start()
+    while not done.is_set():
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    ending.join()
+    assert not result[0].complete and result[0].positions >= 2 * 10**6     # it searched its whole budget
+    assert longest < 0.3 * (last - began)                                   # never blocked for long
