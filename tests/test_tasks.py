@@ -65,8 +65,11 @@ def test_sigkill_halfway_then_resume_gives_exactly_the_uninterrupted_counters(tm
     for _ in range(300):            # until about a third of the 80 tasks are committed
         time.sleep(0.1)
         journal = next(tmp_path.glob("*.sqlite"), None)
-        if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= 25:
-            break
+        try:
+            if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= 25:
+                break
+        except sqlite3.OperationalError:        # the file exists, its table not yet
+            pass
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     done = sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0]

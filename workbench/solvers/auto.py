@@ -17,7 +17,7 @@ from typing import Any
 from ..models.core import HittingSet, LinearModel, MaxSatModel
 from . import canonical
 from .base import Backend, Options, Report, Result, Status, UnsupportedModel
-from .runner import Tracker, deadline_for, model_sense, worker_for
+from .runner import Tracker, deadline_for, model_sense, request, worker_for
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def race(model: Any, options: Options) -> Result:
         if i in results:
             continue
         try:
-            worker.conn.send((canonical(racer.solver), model, racer.options(options, threads)))
+            worker.conn.send(request(canonical(racer.solver), model, racer.options(options, threads)))
             workers[worker.conn] = (i, worker)
         except OSError:         # killed between its start and its task
             worker.kill()

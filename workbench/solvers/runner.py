@@ -17,6 +17,7 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..search.tasks import JOURNALS
 from . import backend, backend_class, canonical, split_name
 from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
 
@@ -27,6 +28,12 @@ def grace(time_limit: float) -> float:
     """How long past its time limit a worker may take to stop and report before it is killed
     (a loaded machine slows a solver's own shutdown)."""
     return 5.0 + 0.05 * time_limit
+
+
+def request(name: str, model: Any, options: Options) -> tuple[str, Any, Options, dict[str, str]]:
+    """A request to a worker. It carries the parent's journal folder: a worker outlives the runs
+    that started it, so its own environment may be stale."""
+    return name, model, options, {JOURNALS: os.environ[JOURNALS]} if JOURNALS in os.environ else {}
 
 
 def _die_with_parent(parent: int) -> None:
@@ -57,7 +64,8 @@ def _answer(conn: Connection) -> None:
         job = conn.recv()
         if job is None:
             return
-        name, model, options = job
+        name, model, options, environment = job
+        os.environ.update(environment)
         try:
             solver = backend(name)
             ver = solver.version()
@@ -212,7 +220,7 @@ def run(name: str, model: Any, options: Options) -> Result:
     worker: Worker | None = None
     try:
         worker = worker_for(base)
-        worker.conn.send((name, model, options))
+        worker.conn.send(request(name, model, options))
         while True:
             wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
             if not worker.conn.poll(wait):
