@@ -39,6 +39,11 @@ LOG_EVERY = 5.0             # seconds between progress lines when stderr is not 
 Kernel = Callable[..., Outcome]   # kernel(task, stop_at[, best]): stop_at is a time.time() instant
 
 
+def journals() -> Path:
+    """Where journals go: $WORKBENCH_JOURNALS, read at each use (tests and workers point it elsewhere)."""
+    return Path(os.environ.get(JOURNALS, "runs/journals"))
+
+
 def cluster_address(text: str) -> str:
     """The --cluster value, checked when it is read: local:K, tcp://HOST:PORT or a scheduler file."""
     import argparse
@@ -89,7 +94,7 @@ class Settings:
     journal: bool = True
     fresh: bool = False             # forget the journal and start over
     quiet: bool = False
-    runs: Path = field(default_factory=lambda: Path(os.environ.get(JOURNALS, "runs/journals")))
+    runs: Path = field(default_factory=journals)
 
 
 class Journal:

@@ -30,10 +30,10 @@ def grace(time_limit: float) -> float:
     return 5.0 + 0.05 * time_limit
 
 
-def request(name: str, model: Any, options: Options) -> tuple[str, Any, Options, dict[str, str]]:
-    """A request to a worker. It carries the parent's journal folder: a worker outlives the runs
-    that started it, so its own environment may be stale."""
-    return name, model, options, {JOURNALS: os.environ[JOURNALS]} if JOURNALS in os.environ else {}
+def request(name: str, model: Any, options: Options) -> tuple[str, Any, Options, str | None]:
+    """A request to a worker. It carries the parent's journal folder (None: unset): a worker
+    outlives the runs that started it, so its own environment may be stale."""
+    return name, model, options, os.environ.get(JOURNALS)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -64,8 +64,11 @@ def _answer(conn: Connection) -> None:
         job = conn.recv()
         if job is None:
             return
-        name, model, options, environment = job
-        os.environ.update(environment)
+        name, model, options, folder = job
+        if folder is None:
+            os.environ.pop(JOURNALS, None)
+        else:
+            os.environ[JOURNALS] = folder
         try:
             solver = backend(name)
             ver = solver.version()

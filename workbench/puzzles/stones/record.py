@@ -23,7 +23,6 @@ import csv
 import fcntl
 import json
 import math
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -36,7 +35,7 @@ from numba import njit
 
 from ...search.compiled import transform
 from ...search.deadline import NEVER, Deadline
-from ...search.tasks import JOURNALS, Settings, executor
+from ...search.tasks import Settings, executor, journals
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .check import check, draw
 from .kernel import subtree
@@ -568,7 +567,7 @@ def run_job(job: Job, stop_at: float) -> Found:
 
 def store_path() -> Path:
     """Where hunts keep their best boards: beside the task layer's journals."""
-    return Path(os.environ.get(JOURNALS, "runs/journals")) / "hunts" / "stones.json"
+    return journals() / "hunts" / "stones.json"
 
 
 def load_store(path: Path, nmax: int) -> Found:
