@@ -18,10 +18,12 @@ from workbench.puzzles.stones.record import (
     REACH,
     HuntOptions,
     Plan,
+    Restart,
     beam,
     board_hash,
     finish,
     hunt,
+    lookahead,
     loose_ones,
     prefix,
     published_boards,
@@ -188,8 +190,12 @@ def test_a_multi_count_hunt_plans_for_every_count():
     plan.absorb({5: (49, BOARD_49), 7: (71, boards[7]), 8: (80, boards[8])})
     endings = [plan.next_job(600.0) for _ in range(3)]
     assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
-    reruns = [plan.next_job(600.0) for _ in range(6)]
+    jobs = [plan.next_job(600.0) for _ in range(12)]
+    reruns = [job for job in jobs if isinstance(job, Restart) and not job.worth]
     assert sorted(job.ones for job in reruns) == [6, 6, 7, 7, 8, 8]
+    looks = [job for job in jobs if isinstance(job, Restart) and job.worth]
+    assert len(looks) == 6 and all(8 <= job.worth <= 12 for job in looks)
+    reruns += [job for job in looks if job.start]
     source = {6: BOARD_49, 7: boards[7], 8: boards[8]}
     for job in reruns:
         start = to_board(np.array(job.start))
@@ -232,3 +238,14 @@ def test_an_exhaustive_ending_leaves_the_other_threads_free():
     ending.join()
     assert not result[0].complete and result[0].positions >= 2 * 10**6     # it searched its whole budget
     assert longest < 0.3 * (last - began)                                   # never blocked for long
+
+
+def test_lookahead_beam_finishes_the_seed_board_from_its_first_six_numbers():
+    """The lookahead beam (each child scored by the exact best value with one more one) turns the
+    first 6 numbers of the seed's a(5) = 49 board back into 49 at width 50; every board it reports
+    replays legally."""
+    found = {}
+    reached = lookahead(5, 50, 0, start=to_sequence(BOARD_49, 6), on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    assert reached[5] == 49 == PUBLISHED[5]
+    for u, (value, board) in found.items():
+        assert check(u, board).objective == value == reached[u]

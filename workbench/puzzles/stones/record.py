@@ -21,6 +21,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import csv
 import fcntl
+import heapq
 import json
 import math
 import sys
@@ -280,9 +281,9 @@ def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
 
 
 @njit(cache=True, nogil=True)
-def _gather(table, beam, nb, out):
-    """The table's boards become the next beam `out`, in the order of their parents in `beam` (so
-    that neighbours share long prefixes); returns its size."""
+def _gather(table, beam, nb, out, score):
+    """The table's boards become the next beam `out` (their scores in `score`), in the order of their
+    parents in `beam` (so that neighbours share long prefixes); returns its size."""
     t_score, _, t_par, t_p, t_q, t_h8 = table
     seq, nseq, _ = beam
     out_seq, out_nseq, out_h8 = out
@@ -306,6 +307,7 @@ def _gather(table, beam, nb, out):
         out_seq[i, m] = t_p[slot]
         out_nseq[i] = m + 1
         out_h8[i] = t_h8[slot]
+        score[i] = t_score[slot]
     return start[nb]
 
 
@@ -394,6 +396,35 @@ def _grid(length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
             np.zeros((length + 1, 2), dtype=np.int64), box)
 
 
+Boards = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _pack(sequences: list[Any], size: int, length: int) -> Boards:
+    """Placement sequences as a beam (seq, nseq, h8) with room for `size` boards."""
+    seq, nseq, h8 = (np.zeros((size, length), dtype=np.int16), np.zeros(size, dtype=np.int64),
+                     np.zeros((size, 8), dtype=np.int64))
+    for b, s in enumerate(sequences):
+        seq[b, :len(s)] = s
+        nseq[b] = len(s)
+        v = 2
+        for e in s:
+            _zobrist(h8[b], e - ONE if e >= ONE else e, 1 if e >= ONE else v)
+            v += e < ONE
+    return seq, nseq, h8
+
+
+def _table(prime: int) -> tuple[np.ndarray, ...]:
+    """An empty hash table of children (score, ones left, parent, cell, one's cell, hashes)."""
+    return (np.empty(prime), np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64),
+            np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64), np.empty((prime, 8), dtype=np.int64))
+
+
+def _records(nmax: int, length: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The first board reaching the highest value per ones count (rec_k, rec_seq, rec_n)."""
+    return (np.ones(nmax + 1, dtype=np.int64), np.zeros((nmax + 1, length), dtype=np.int16),
+            np.zeros(nmax + 1, dtype=np.int64))
+
+
 @dataclass
 class Records:
     """The best board per number of ones used (value, board), kept by the hunt's driver."""
@@ -430,25 +461,13 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     prime = prime_below(width)
     length = value_cap(nmax) + nmax + 2
     firsts = [start] if start else starts()
-    size = max(prime, len(firsts))
-    boards = (np.zeros((size, length), dtype=np.int16), np.zeros(size, dtype=np.int64),
-              np.zeros((size, 8), dtype=np.int64))
-    seq, nseq, h8 = boards
-    for b, s in enumerate(firsts):
-        seq[b, :len(s)] = s
-        nseq[b] = len(s)
-        v = 2
-        for e in s:
-            _zobrist(h8[b], e - ONE if e >= ONE else e, 1 if e >= ONE else v)
-            v += e < ONE
+    boards = _pack(firsts, max(prime, len(firsts)), length)
     k = sum(1 for e in firsts[0] if e < ONE) + 1
-    spare = (np.zeros_like(seq), np.zeros_like(nseq), np.zeros_like(h8))
-    table = (np.empty(prime), np.empty(prime, dtype=np.int64), np.empty(prime, dtype=np.int64),
-             np.empty(prime, dtype=np.int64),
-             np.empty(prime, dtype=np.int64), np.empty((prime, 8), dtype=np.int64))
-    rec_k, rec_seq, rec_n = rec = (np.ones(nmax + 1, dtype=np.int64), np.zeros((nmax + 1, length), dtype=np.int16),
-                                   np.zeros(nmax + 1, dtype=np.int64))
+    spare = _pack([], len(boards[1]), length)
+    table = _table(prime)
+    rec_k, rec_seq, rec_n = rec = _records(nmax, length)
     grid = _grid(length)
+    scores = np.empty(len(boards[1]))
     rules = (weights, filt)
     nb = len(firsts)
     reached: dict[int, int] = {}
@@ -458,12 +477,77 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
         known = rec_k.copy()
         _level(k, nmax, min(score_cap(nmax), k + horizon), int(rng.integers(1 << 31)), rules, boards, nb,
                table, grid, rec)
-        nb = _gather(table, boards, nb, spare)
+        nb = _gather(table, boards, nb, spare, scores)
         boards, spare = spare, boards
         for u in np.flatnonzero(rec_k > known):
             reached[int(u)] = int(rec_k[u])
             if on_record is not None:
                 on_record(int(u), int(rec_k[u]), to_board(rec_seq[u, :rec_n[u]]))
+    return reached
+
+
+ONE_WORTH = 10.0        # numbers a one in hand is worth in the lookahead's potential (about a(n) / n)
+LOOKAHEAD_POSITIONS = 50_000    # the exact kernel's budget per child of a lookahead beam
+LOOKAHEAD_WIDTH = 300   # the hunt's first lookahead beam (n = 5: 49 at 300 in 4 min, 47 at 150)
+
+
+def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near"], start: list[int] | None = None,
+              deadline: Deadline = NEVER, on_record: Callable[[int, int, list[list[int]]], None] | None = None,
+              worth: float = ONE_WORTH, budget: int = LOOKAHEAD_POSITIONS) -> dict[int, int]:
+    """A narrow beam ranked by an exact lookahead. Each child is scored by its potential: the best
+    value the exact kernel reaches from it with one more one (v1), plus `worth` per further one in
+    hand. Why: the known best boards look ordinary to the counting keys until 20 to 30 numbers in,
+    and a wide beam drops them at 15 to 22; on v1 they rank in the top percent from about 10 on
+    (docs/stones-record.md). Every lookahead also yields a whole board (its witness), so a run
+    reports records for u and u + 1 ones as it goes. Calls on_record(ones, value, board) for each
+    improvement; returns {ones: largest value reached}."""
+    length = value_cap(nmax) + nmax + 2
+    parents: list[np.ndarray] = [np.array(s, dtype=np.int16) for s in ([start] if start else starts())]
+    k = sum(1 for e in parents[0] if e < ONE) + 1
+    rng = np.random.default_rng(seed)
+    grid = _grid(length)
+    reached: dict[int, int] = {}
+
+    def offer(ones: int, value: int, board: list[list[int]]) -> None:
+        if ones <= nmax and value > reached.get(ones, 1):
+            reached[ones] = value
+            if on_record is not None:
+                on_record(ones, value, board)
+
+    potential = [float("inf")] * len(parents)
+    while parents and k + 1 < value_cap(nmax) and not deadline.passed():
+        k += 1
+        nb = len(parents)
+        boards, prime = _pack(parents, nb, length), prime_below(40 * nb + 100)
+        table, rec = _table(prime), _records(nmax, length)
+        _level(k, nmax, score_cap(nmax), int(rng.integers(1 << 31)), (LEXICOGRAPHIC, filt), boards, nb, table,
+               grid, rec)
+        children, keys = _pack([], prime, length), np.empty(prime)
+        made = _gather(table, boards, nb, children, keys)
+        parent_of = {p.tobytes(): b for b, p in enumerate(parents)}
+        kept: list[tuple[float, float, int, np.ndarray]] = []      # a min-heap of the best `width`
+        for i in range(made):
+            if i % 64 == 0 and deadline.passed():
+                break
+            seq = children[0][i, :children[1][i]].copy()
+            spends = seq[-2] >= ONE and seq[:-2].tobytes() in parent_of
+            bound = potential[parent_of[seq[:-1].tobytes()]] if not spends else float("inf")
+            if len(kept) == width and bound <= kept[0][0]:
+                continue            # no new one: a child cannot beat its parent's potential
+            board = to_board(seq)
+            ones = sum(1 for *_, v in board if v == 1)
+            extra = min(1, nmax - ones)
+            offer(ones, k, board)
+            out = subtree(ones + extra, board, budget)
+            if out.witness is not None:
+                offer(sum(1 for *_, v in out.witness if v == 1), out.best or k, out.witness)
+            item = ((out.best or k) + worth * (nmax - ones - extra), float(keys[i]), -i, seq)
+            if len(kept) < width:
+                heapq.heappush(kept, item)
+            elif item[:3] > kept[0][:3]:
+                heapq.heapreplace(kept, item)
+        kept.sort(key=lambda t: t[:3], reverse=True)
+        parents, potential = [t[3] for t in kept], [t[0] for t in kept]
     return reached
 
 
@@ -526,7 +610,9 @@ def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[li
 @dataclass(frozen=True)
 class Restart:
     """One beam run of the hunt, picklable so that the task layer can run it on any worker. `start`
-    is a placement sequence (empty: every first move); `origin` says where it comes from (log)."""
+    is a placement sequence (empty: every first move); `origin` says where it comes from (log).
+    With `worth` > 0 it is a lookahead beam (that worth per one in hand) and `weights` and `horizon`
+    are unused."""
 
     nmax: int
     width: int
@@ -537,6 +623,7 @@ class Restart:
     start: tuple[int, ...] = ()
     origin: str = ""
     ones: int = 0             # the ones count it serves (its log line reports that count's best)
+    worth: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -560,8 +647,13 @@ def run_job(job: Job, stop_at: float) -> Found:
         value, board = finish(job.n, job.board, min(job.seconds, max(0.0, stop_at - time.time())))
         return {sum(1 for *_, v in board if v == 1): (value, board)}
     found: Found = {}
-    beam(job.nmax, job.width, np.array(job.weights), job.seed, FILTERS[job.filter], list(job.start) or None,
-         Deadline.at_wall(stop_at), lambda u, v, b: found.__setitem__(u, (v, b)), job.horizon)
+    keep = lambda u, v, b: found.__setitem__(u, (v, b))
+    if job.worth > 0:
+        lookahead(job.nmax, job.width, job.seed, FILTERS[job.filter], list(job.start) or None,
+                  Deadline.at_wall(stop_at), keep, job.worth)
+    else:
+        beam(job.nmax, job.width, np.array(job.weights), job.seed, FILTERS[job.filter], list(job.start) or None,
+             Deadline.at_wall(stop_at), keep, job.horizon)
     return found
 
 
@@ -612,7 +704,7 @@ class Plan:
         self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
-        self.runs = self.fresh = 0
+        self.runs = self.fresh = self.counting = self.looks = 0
         self.cut = dict.fromkeys(range(n, nmax + 1), 0)       # per count: the descent's next prefix length
         self.finished = dict.fromkeys(range(n, nmax + 1), 0)  # per count: the best value given an ending
 
@@ -640,11 +732,15 @@ class Plan:
         r = self.rng
         u = self.n + self.runs % len(self.cut)
         best, board = self.records.best(u)
-        weights = LEXICOGRAPHIC if self.runs == 1 else random_weights(r)
-        horizon = 1 << 20 if self.runs == 1 or r.random() < 0.5 else int(r.integers(15, 36))
+        if self.runs % 2 == 0:              # the first run counts (seconds), the second looks ahead (minutes)
+            return self.lookahead_job(u, best, board)
+        self.counting += 1
+        first = self.counting == 1
+        weights = LEXICOGRAPHIC if first else random_weights(r)
+        horizon = 1 << 20 if first or r.random() < 0.5 else int(r.integers(15, 36))
         wide = min(self.width, 10000 << self.fresh)
         job = Restart(self.nmax, wide, tuple(map(float, weights)), int(r.integers(1 << 31)), self.filter, horizon)
-        if board is None or best < 12 or (self.cut[u] < best // 6 and self.runs % 2):
+        if board is None or best < 12 or (self.cut[u] < best // 6 and self.counting % 2):
             self.fresh += 1
             return job
         if self.cut[u] >= best // 6:
@@ -665,6 +761,23 @@ class Plan:
             return job
         focus = f" ({u} ones)" if self.nmax > self.n else ""
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
+
+    def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
+        """Every other run: a lookahead beam, widths doubling from LOOKAHEAD_WIDTH (to 8 times it),
+        with the worth of a one drawn from 8..12; every second one re-runs the best board for u ones
+        from a random cut."""
+        r = self.rng
+        self.looks += 1
+        job = Restart(self.nmax, LOOKAHEAD_WIDTH << min(3, self.looks // 2), (), int(r.integers(1 << 31)), self.filter,
+                      origin=" (lookahead)", worth=float(r.uniform(8, 12)))
+        if board is None or best < 12 or self.looks % 2:
+            return job
+        cut = int(r.integers(best // 6, best - 3))
+        try:
+            start = tuple(to_sequence(board, cut))
+        except ValueError:
+            return job
+        return replace(job, start=start, origin=f" (lookahead) from {cut} ({u} ones)", ones=u)
 
 
 @dataclass(frozen=True)
