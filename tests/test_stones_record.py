@@ -245,7 +245,8 @@ def test_lookahead_beam_finishes_the_seed_board_from_its_first_six_numbers():
     first 6 numbers of the seed's a(5) = 49 board back into 49 at width 50; every board it reports
     replays legally."""
     found = {}
-    reached = lookahead(5, 50, 0, start=to_sequence(BOARD_49, 6), on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+    reached = lookahead(5, 50, 0, start=to_sequence(BOARD_49, 6),
+                        on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
     assert reached[5] == 49 == PUBLISHED[5]
     for u, (value, board) in found.items():
         assert check(u, board).objective == value == reached[u]

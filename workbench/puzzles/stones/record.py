@@ -15,6 +15,9 @@ Why each part:
 - A placement filter for new ones: none at offsets from an existing one that the published record
   boards never show (see forbidden_offsets).
 - Post-processing: the best board is cut back to its first M numbers and the beam re-run from there.
+- Our addition, the lookahead beam (every other job of the hunt): a narrow beam whose children are
+  ranked by the exact kernel's best value with one more one in hand. It sees record boards from
+  about 10 numbers in, where the counting keys see nothing until 20 to 30 (docs/stones-record.md).
 """
 from __future__ import annotations
 
@@ -763,7 +766,7 @@ class Plan:
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
     def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
-        """Every other run: a lookahead beam, widths doubling from LOOKAHEAD_WIDTH (to 8 times it),
+        """Every other job: a lookahead beam, widths doubling from LOOKAHEAD_WIDTH (to 8 times it),
         with the worth of a one drawn from 8..12; every second one re-runs the best board for u ones
         from a random cut."""
         r = self.rng
