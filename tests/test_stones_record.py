@@ -148,7 +148,8 @@ def test_hunt_options_are_typed_and_checked():
     from workbench.puzzles.stones.puzzle import ONES_FILTERS, StonesParams
     assert set(ONES_FILTERS) == set(FILTERS)
     assert StonesParams.parse({"width": "5000", "filter": "off"}) == StonesParams(width=5000, filter="off")
-    for bad in ({"filter": "square"}, {"width": "10"}):
+    assert StonesParams.parse({"lookahead": "0"}).lookahead == 0 and StonesParams().lookahead == 300
+    for bad in ({"filter": "square"}, {"width": "10"}, {"lookahead": "5"}):
         with pytest.raises(BadInput):
             StonesParams.parse(bad)
 
@@ -190,6 +191,8 @@ def test_a_multi_count_hunt_plans_for_every_count():
     plan.absorb({5: (49, BOARD_49), 7: (71, boards[7]), 8: (80, boards[8])})
     endings = [plan.next_job(600.0) for _ in range(3)]
     assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
+    counting = Plan(6, 8, 20000, "near", 0, 600.0, looking=0)
+    assert not any(getattr(counting.next_job(600.0), "worth", 0) for _ in range(6))
     jobs = [plan.next_job(600.0) for _ in range(12)]
     reruns = [job for job in jobs if isinstance(job, Restart) and not job.worth]
     assert sorted(job.ones for job in reruns) == [6, 6, 7, 7, 8, 8]

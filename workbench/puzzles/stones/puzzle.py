@@ -45,6 +45,8 @@ class StonesParams(Params):
                              applies=NATIVE)
     width: int = option(200000, "record hunt: the largest beam width (fresh runs double from 10^4 up to it)",
                         applies=NATIVE)
+    lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
+                                 "every other job is one; 0: counting beams only", int, applies=NATIVE)
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
                                  "to 11) or off", applies=NATIVE)
@@ -62,6 +64,8 @@ class StonesParams(Params):
             raise BadInput("stones: --exact and --hunt exclude each other")
         if not 100 <= self.width <= 10_000_000:
             raise BadInput("stones: --width must be between 100 and 10000000")
+        if self.lookahead != 0 and not 10 <= self.lookahead <= 100_000:
+            raise BadInput("stones: --lookahead must be 0 or between 10 and 100000")
         if self.filter not in ONES_FILTERS:
             raise BadInput(f"stones: --filter must be one of {', '.join(ONES_FILTERS)}")
 

@@ -703,8 +703,9 @@ class Plan:
     one that touches no number yet. With nmax > n the re-runs take the ones counts n..nmax in turn,
     so that one hunt serves a whole table. Each new best board gets an exhaustive ending (finish)."""
 
-    def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float) -> None:
-        self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
+    def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float,
+                 looking: int = LOOKAHEAD_WIDTH) -> None:
+        self.n, self.nmax, self.width, self.filter, self.limit, self.looking = n, nmax, width, filt, limit, looking
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
         self.runs = self.fresh = self.counting = self.looks = 0
@@ -735,7 +736,7 @@ class Plan:
         r = self.rng
         u = self.n + self.runs % len(self.cut)
         best, board = self.records.best(u)
-        if self.runs % 2 == 0:              # the first run counts (seconds), the second looks ahead (minutes)
+        if self.looking and self.runs % 2 == 0:     # the first run counts (seconds), the second looks ahead
             return self.lookahead_job(u, best, board)
         self.counting += 1
         first = self.counting == 1
@@ -766,12 +767,12 @@ class Plan:
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
     def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
-        """Every other job: a lookahead beam, widths doubling from LOOKAHEAD_WIDTH (to 8 times it),
+        """Every other job: a lookahead beam, widths doubling from `looking` (to 8 times it),
         with the worth of a one drawn from 8..12; every second one re-runs the best board for u ones
         from a random cut."""
         r = self.rng
         self.looks += 1
-        job = Restart(self.nmax, LOOKAHEAD_WIDTH << min(3, self.looks // 2), (), int(r.integers(1 << 31)), self.filter,
+        job = Restart(self.nmax, self.looking << min(3, self.looks // 2), (), int(r.integers(1 << 31)), self.filter,
                       origin=" (lookahead)", worth=float(r.uniform(8, 12)))
         if board is None or best < 12 or self.looks % 2:
             return job
@@ -786,7 +787,7 @@ class Plan:
 @dataclass(frozen=True)
 class HuntOptions:
     """How a hunt runs: where (threads, or a Dask cluster), its seed, the widest beam, the filter
-    for new ones, and the most ones its beams track (default n)."""
+    for new ones, the most ones its beams track (default n), the first lookahead width (0: none)."""
 
     threads: int = 1
     seed: int = 0
@@ -794,6 +795,7 @@ class HuntOptions:
     filter: str = "near"
     nmax: int | None = None
     cluster: str | None = None
+    lookahead: int = LOOKAHEAD_WIDTH
 
 
 def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log: Callable[[str], None] | None = None,
@@ -808,7 +810,7 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
     limit = 60.0 if time_limit is None else time_limit
     deadline = Deadline.after(limit)
     stop_at = time.time() + limit
-    plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit)
+    plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit, how.lookahead)
     plan.absorb(start or {})
 
     def take(job: Job, found: Found) -> None:
@@ -873,7 +875,8 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
     start = load_store(path, nmax) if params.resume else {}
     log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
     began = time.monotonic()
-    how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster)
+    how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster,
+                      params.lookahead)
     records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
@@ -896,10 +899,12 @@ if __name__ == "__main__":
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--width", type=int, default=200000, help="largest beam width")
     ap.add_argument("--filter", default="near", choices=sorted(FILTERS))
+    ap.add_argument("--lookahead", type=int, default=LOOKAHEAD_WIDTH, help="first lookahead width (0: none)")
     ap.add_argument("--out", help="write the best board per ones count here as JSON (checked)")
     a = ap.parse_args()
     warm_up()
-    recs, nruns = hunt(a.n, a.time_limit, HuntOptions(a.threads, a.seed, a.width, a.filter, a.nmax, a.cluster), print)
+    recs, nruns = hunt(a.n, a.time_limit, HuntOptions(a.threads, a.seed, a.width, a.filter, a.nmax, a.cluster,
+                                                         a.lookahead), print)
     found = {u: (v, b) for u, (v, b) in enumerate(zip(recs.value, recs.board)) if b is not None}
     for u, (v, b) in found.items():
         print(f"{u} ones: {v} ({check(u, b).message})")
