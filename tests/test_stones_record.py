@@ -191,7 +191,7 @@ def test_a_multi_count_hunt_plans_for_every_count():
     plan.absorb({5: (49, BOARD_49), 7: (71, boards[7]), 8: (80, boards[8])})
     endings = [plan.next_job(600.0) for _ in range(3)]
     assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
-    counting = Plan(6, 8, 20000, "near", 0, 600.0, looking=0)
+    counting = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_width=0)
     assert not any(getattr(counting.next_job(600.0), "worth", 0) for _ in range(6))
     jobs = [plan.next_job(600.0) for _ in range(12)]
     reruns = [job for job in jobs if isinstance(job, Restart) and not job.worth]

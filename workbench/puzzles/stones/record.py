@@ -533,8 +533,8 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
             if i % 64 == 0 and deadline.passed():
                 break
             seq = children[0][i, :children[1][i]].copy()
-            spends = seq[-2] >= ONE and seq[:-2].tobytes() in parent_of
-            bound = potential[parent_of[seq[:-1].tobytes()]] if not spends else float("inf")
+            spends = seq[-2] >= ONE          # a parent ends with a number, so this entry is a new one
+            bound = float("inf") if spends else potential[parent_of[seq[:-1].tobytes()]]
             if len(kept) == width and bound <= kept[0][0]:
                 continue            # no new one: a child cannot beat its parent's potential
             board = to_board(seq)
@@ -704,8 +704,9 @@ class Plan:
     so that one hunt serves a whole table. Each new best board gets an exhaustive ending (finish)."""
 
     def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float,
-                 looking: int = LOOKAHEAD_WIDTH) -> None:
-        self.n, self.nmax, self.width, self.filter, self.limit, self.looking = n, nmax, width, filt, limit, looking
+                 lookahead_width: int = LOOKAHEAD_WIDTH) -> None:
+        self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
+        self.lookahead_width = lookahead_width
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
         self.runs = self.fresh = self.counting = self.looks = 0
@@ -736,7 +737,7 @@ class Plan:
         r = self.rng
         u = self.n + self.runs % len(self.cut)
         best, board = self.records.best(u)
-        if self.looking and self.runs % 2 == 0:     # the first run counts (seconds), the second looks ahead
+        if self.lookahead_width and self.runs % 2 == 0:     # the first run counts (seconds), the second looks ahead
             return self.lookahead_job(u, best, board)
         self.counting += 1
         first = self.counting == 1
@@ -767,13 +768,14 @@ class Plan:
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
     def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
-        """Every other job: a lookahead beam, widths doubling from `looking` (to 8 times it),
+        """Every other job: a lookahead beam, widths doubling from `lookahead_width` (to 8 times it),
         with the worth of a one drawn from 8..12; every second one re-runs the best board for u ones
         from a random cut."""
         r = self.rng
         self.looks += 1
-        job = Restart(self.nmax, self.looking << min(3, self.looks // 2), (), int(r.integers(1 << 31)), self.filter,
-                      origin=" (lookahead)", worth=float(r.uniform(8, 12)))
+        width = self.lookahead_width << min(3, self.looks // 2)
+        job = Restart(self.nmax, width, (), int(r.integers(1 << 31)), self.filter, origin=" (lookahead)",
+                      worth=float(r.uniform(8, 12)))
         if board is None or best < 12 or self.looks % 2:
             return job
         cut = int(r.integers(best // 6, best - 3))
