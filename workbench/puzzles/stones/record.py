@@ -490,19 +490,29 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
 
 
 ONE_WORTH = 10.0        # numbers a one in hand is worth in the lookahead's potential (about a(n) / n)
+WORTHS = (10.0, 13.0)   # the hunt draws it from this range (n = 5, width 300: 8 and 9.1 gave 47, 10 and 12 gave 49)
 LOOKAHEAD_POSITIONS = 50_000    # the exact kernel's budget per child of a lookahead beam
 LOOKAHEAD_WIDTH = 300   # the hunt's first lookahead beam (n = 5: 49 at 300 in 4 min, 47 at 150)
 
 
+def _look(seq: np.ndarray, nmax: int, budget: int) -> tuple[list[list[int]], int, int, Any]:
+    """A child's board, its ones, the extra one its lookahead may place, and that lookahead."""
+    board = to_board(seq)
+    ones = sum(1 for *_, v in board if v == 1)
+    extra = min(1, nmax - ones)
+    return board, ones, extra, subtree(ones + extra, board, budget)
+
+
 def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near"], start: list[int] | None = None,
               deadline: Deadline = NEVER, on_record: Callable[[int, int, list[list[int]]], None] | None = None,
-              worth: float = ONE_WORTH, budget: int = LOOKAHEAD_POSITIONS) -> dict[int, int]:
+              worth: float = ONE_WORTH, budget: int = LOOKAHEAD_POSITIONS, threads: int = 1) -> dict[int, int]:
     """A narrow beam ranked by an exact lookahead. Each child is scored by its potential: the best
     value the exact kernel reaches from it with one more one (v1), plus `worth` per further one in
     hand. Why: the known best boards look ordinary to the counting keys until 20 to 30 numbers in,
     and a wide beam drops them at 15 to 22; on v1 they rank in the top percent from about 10 on
     (docs/stones-record.md). Every lookahead also yields a whole board (its witness), so a run
-    reports records for u and u + 1 ones as it goes. Calls on_record(ones, value, board) for each
+    reports records for u and u + 1 ones as it goes. The lookaheads of a level run on `threads`
+    threads (the kernel releases the GIL). Calls on_record(ones, value, board) for each
     improvement; returns {ones: largest value reached}."""
     length = value_cap(nmax) + nmax + 2
     parents: list[np.ndarray] = [np.array(s, dtype=np.int16) for s in ([start] if start else starts())]
@@ -518,39 +528,42 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
                 on_record(ones, value, board)
 
     potential = [float("inf")] * len(parents)
-    while parents and k + 1 < value_cap(nmax) and not deadline.passed():
-        k += 1
-        nb = len(parents)
-        boards, prime = _pack(parents, nb, length), prime_below(40 * nb + 100)
-        table, rec = _table(prime), _records(nmax, length)
-        _level(k, nmax, score_cap(nmax), int(rng.integers(1 << 31)), (LEXICOGRAPHIC, filt), boards, nb, table,
-               grid, rec)
-        children, keys = _pack([], prime, length), np.empty(prime)
-        made = _gather(table, boards, nb, children, keys)
-        parent_of = {p.tobytes(): b for b, p in enumerate(parents)}
-        kept: list[tuple[float, float, int, np.ndarray]] = []      # a min-heap of the best `width`
-        for i in range(made):
-            if i % 64 == 0 and deadline.passed():
-                break
-            seq = children[0][i, :children[1][i]].copy()
-            spends = seq[-2] >= ONE          # a parent ends with a number, so this entry is a new one
-            bound = float("inf") if spends else potential[parent_of[seq[:-1].tobytes()]]
-            if len(kept) == width and bound <= kept[0][0]:
-                continue            # no new one: a child cannot beat its parent's potential
-            board = to_board(seq)
-            ones = sum(1 for *_, v in board if v == 1)
-            extra = min(1, nmax - ones)
-            offer(ones, k, board)
-            out = subtree(ones + extra, board, budget)
-            if out.witness is not None:
-                offer(sum(1 for *_, v in out.witness if v == 1), out.best or k, out.witness)
-            item = ((out.best or k) + worth * (nmax - ones - extra), float(keys[i]), -i, seq)
-            if len(kept) < width:
-                heapq.heappush(kept, item)
-            elif item[:3] > kept[0][:3]:
-                heapq.heapreplace(kept, item)
-        kept.sort(key=lambda t: t[:3], reverse=True)
-        parents, potential = [t[3] for t in kept], [t[0] for t in kept]
+    batch = 1 if threads == 1 else 64 * threads     # children scored between two looks at the cut-off
+    with cf.ThreadPoolExecutor(threads) as pool:
+        while parents and k + 1 < value_cap(nmax) and not deadline.passed():
+            k += 1
+            nb = len(parents)
+            boards, prime = _pack(parents, nb, length), prime_below(40 * nb + 100)
+            table, rec = _table(prime), _records(nmax, length)
+            _level(k, nmax, score_cap(nmax), int(rng.integers(1 << 31)), (LEXICOGRAPHIC, filt), boards, nb, table,
+                   grid, rec)
+            children, keys = _pack([], prime, length), np.empty(prime)
+            made = _gather(table, boards, nb, children, keys)
+            parent_of = {p.tobytes(): b for b, p in enumerate(parents)}
+            kept: list[tuple[float, float, int, np.ndarray]] = []      # a min-heap of the best `width`
+            for first in range(0, made, batch):
+                if deadline.passed():
+                    break
+                todo = []
+                for i in range(first, min(made, first + batch)):
+                    seq = children[0][i, :children[1][i]].copy()
+                    spends = seq[-2] >= ONE          # a parent ends with a number, so this entry is a new one
+                    bound = float("inf") if spends else potential[parent_of[seq[:-1].tobytes()]]
+                    if len(kept) < width or bound > kept[0][0]:    # else it cannot beat its parent's potential
+                        todo.append((i, seq))
+                looks = pool.map(lambda t: _look(t[1], nmax, budget), todo) if threads > 1 else \
+                    (_look(seq, nmax, budget) for _, seq in todo)
+                for (i, seq), (board, ones, extra, out) in zip(todo, looks):
+                    offer(ones, k, board)
+                    if out.witness is not None:
+                        offer(sum(1 for *_, v in out.witness if v == 1), out.best or k, out.witness)
+                    item = ((out.best or k) + worth * (nmax - ones - extra), float(keys[i]), -i, seq)
+                    if len(kept) < width:
+                        heapq.heappush(kept, item)
+                    elif item[:3] > kept[0][:3]:
+                        heapq.heapreplace(kept, item)
+            kept.sort(key=lambda t: t[:3], reverse=True)
+            parents, potential = [t[3] for t in kept], [t[0] for t in kept]
     return reached
 
 
@@ -627,6 +640,7 @@ class Restart:
     origin: str = ""
     ones: int = 0             # the ones count it serves (its log line reports that count's best)
     worth: float = 0.0
+    threads: int = 1          # a lookahead beam's threads (they score its children)
 
 
 @dataclass(frozen=True)
@@ -653,7 +667,7 @@ def run_job(job: Job, stop_at: float) -> Found:
     keep = lambda u, v, b: found.__setitem__(u, (v, b))
     if job.worth > 0:
         lookahead(job.nmax, job.width, job.seed, FILTERS[job.filter], list(job.start) or None,
-                  Deadline.at_wall(stop_at), keep, job.worth)
+                  Deadline.at_wall(stop_at), keep, job.worth, threads=job.threads)
     else:
         beam(job.nmax, job.width, np.array(job.weights), job.seed, FILTERS[job.filter], list(job.start) or None,
              Deadline.at_wall(stop_at), keep, job.horizon)
@@ -704,9 +718,9 @@ class Plan:
     so that one hunt serves a whole table. Each new best board gets an exhaustive ending (finish)."""
 
     def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float,
-                 lookahead_width: int = LOOKAHEAD_WIDTH) -> None:
+                 lookahead_width: int = LOOKAHEAD_WIDTH, lookahead_threads: int = 1) -> None:
         self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
-        self.lookahead_width = lookahead_width
+        self.lookahead_width, self.lookahead_threads = lookahead_width, lookahead_threads
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
         self.runs = self.fresh = self.counting = self.looks = 0
@@ -768,14 +782,15 @@ class Plan:
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
     def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
-        """Every other job: a lookahead beam, widths doubling from `lookahead_width` (to 8 times it),
-        with the worth of a one drawn from 8..12; every second one re-runs the best board for u ones
-        from a random cut."""
+        """Every other job: a lookahead beam on `lookahead_threads` threads, widths doubling from
+        `lookahead_width` (to 8 times it), with the worth of a one ONE_WORTH, then drawn from WORTHS; every second
+        one re-runs the best board for u ones from a random cut."""
         r = self.rng
         self.looks += 1
         width = self.lookahead_width << min(3, self.looks // 2)
+        worth = ONE_WORTH if self.looks == 1 else float(r.uniform(*WORTHS))
         job = Restart(self.nmax, width, (), int(r.integers(1 << 31)), self.filter, origin=" (lookahead)",
-                      worth=float(r.uniform(8, 12)))
+                      worth=worth, threads=self.lookahead_threads)
         if board is None or best < 12 or self.looks % 2:
             return job
         cut = int(r.integers(best // 6, best - 3))
@@ -805,14 +820,17 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
          on_record: Callable[[int, int, list[list[int]]], None] | None = None,
          start: Found | None = None) -> tuple[Records, int]:
     """Beam runs and exhaustive endings until the time limit (None: 60 s), one per worker of the
-    task layer's executor (threads, or a Dask cluster), each planned from the best board so far.
+    task layer's executor (threads, or a Dask cluster), each planned from the best board so far;
+    on threads, a lookahead beam takes them all.
     Records for every ones count up to nmax, from `start` if given; on_record(ones, value, board)
     for each improvement of any count, on_best(value, board) for each new best board with at most
     n ones. Returns the records and the number of beam runs."""
     limit = 60.0 if time_limit is None else time_limit
     deadline = Deadline.after(limit)
     stop_at = time.time() + limit
-    plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit, how.lookahead)
+    local = how.cluster is None
+    plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit, how.lookahead,
+                max(1, how.threads) if local else 1)
     plan.absorb(start or {})
 
     def take(job: Job, found: Found) -> None:
@@ -835,9 +853,14 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
 
     with executor(Settings(threads=how.threads, cluster=how.cluster)) as (pool, workers):
         running: dict[cf.Future[Found], Job] = {}
+        waiting: Job | None = None          # a job that needs more workers than are free
+        slots = lambda job: job.threads if isinstance(job, Restart) else 1
         while True:
-            while len(running) < workers and not deadline.passed():
-                job = plan.next_job(deadline.left())
+            while sum(map(slots, running.values())) < workers and not deadline.passed():
+                job, waiting = waiting or plan.next_job(deadline.left()), None
+                if running and sum(map(slots, running.values())) + slots(job) > workers:
+                    waiting = job
+                    break
                 running[pool.submit(run_job, job, stop_at)] = job
             if not running:
                 break
