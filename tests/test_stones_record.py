@@ -263,6 +263,19 @@ def test_lookahead_beam_finishes_the_seed_board_from_its_first_six_numbers():
         assert check(u, board).objective == value == reached[u]
 
 
+def test_a_beam_job_streams_its_boards_as_it_finds_them():
+    """A job on threads hands each improvement to the hunt at once (a lookahead job takes minutes),
+    improving per ones count, and ends with the same boards it returns."""
+    streamed: list[tuple[int, int, list[list[int]]]] = []
+    job = Restart(5, 20, (), 0, start=tuple(to_sequence(BOARD_49, 10)), worth=ONE_WORTH)
+    found = run_job(job, math.inf, lambda u, v, b: streamed.append((u, v, b)))
+    assert found and {u: (v, b) for u, v, b in streamed} == found
+    for u in found:
+        values = [v for w, v, _ in streamed if w == u]
+        assert values == sorted(set(values))
+    assert all(check(u, b).objective == v for u, v, b in streamed)
+
+
 def test_the_hunts_first_lookahead_finds_a5_from_scratch():
     """A short hunt reproduces a(5) = 49: its first lookahead job (width 300, a one worth 10, on 2
     threads) gets there from the empty board in about 3 minutes on 2 cores, where counting beams of

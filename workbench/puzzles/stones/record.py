@@ -27,6 +27,7 @@ import fcntl
 import heapq
 import json
 import math
+import queue
 import sys
 import time
 from collections.abc import Callable
@@ -657,14 +658,21 @@ Job = Restart | Ending
 Found = dict[int, tuple[int, list[list[int]]]]     # ones used -> (value, board)
 
 
-def run_job(job: Job, stop_at: float) -> Found:
+def run_job(job: Job, stop_at: float, stream: Callable[[int, int, list[list[int]]], None] | None = None) -> Found:
     """The hunt's kernel on the task layer's executor (threads or Dask workers): a beam run or an
-    exhaustive ending, cut at the wall-clock instant stop_at. Returns the best board per ones count."""
+    exhaustive ending, cut at the wall-clock instant stop_at. Returns the best board per ones count;
+    a beam run on threads also passes each one to `stream` as it finds it (a lookahead job takes
+    minutes)."""
     if isinstance(job, Ending):
         value, board = finish(job.n, job.board, min(job.seconds, max(0.0, stop_at - time.time())))
         return {sum(1 for *_, v in board if v == 1): (value, board)}
     found: Found = {}
-    keep = lambda u, v, b: found.__setitem__(u, (v, b))
+
+    def keep(ones: int, value: int, board: list[list[int]]) -> None:
+        found[ones] = (value, board)
+        if stream is not None:
+            stream(ones, value, board)
+
     if job.worth > 0:
         lookahead(job.nmax, job.width, job.seed, FILTERS[job.filter], list(job.start) or None,
                   Deadline.at_wall(stop_at), keep, job.worth, threads=job.threads)
@@ -833,7 +841,7 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
                 max(1, how.threads) if local else 1)
     plan.absorb(start or {})
 
-    def take(job: Job, found: Found) -> None:
+    def absorb(found: Found) -> None:
         old = plan.best()[0]
         for u, v, b in plan.absorb(found):
             if on_record is not None:
@@ -844,13 +852,19 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
                 log(f"{deadline.elapsed():8.1f}s best {best} with {sum(1 for *_, v in board if v == 1)} ones")
             if on_best is not None:
                 on_best(best, board)
+
+    def take(job: Job, found: Found) -> None:
+        absorb(found)
         if log is not None:
+            best = plan.best()[0]
             most = job.n if isinstance(job, Ending) else job.ones or n
             got = max([v for u, (v, _) in found.items() if u <= most], default=0)
             what = (f"{job.origin}" if isinstance(job, Ending) else
                     f"run width {job.width}{job.origin}{f' horizon {job.horizon}' if job.horizon < 1 << 20 else ''}")
             log(f"{deadline.elapsed():8.1f}s {what}: reached {got} (best {best})")
 
+    streamed: queue.SimpleQueue[tuple[int, int, list[list[int]]]] = queue.SimpleQueue()
+    stream = (lambda u, v, b: streamed.put((u, v, b))) if local else None     # Dask jobs report when they end
     with executor(Settings(threads=how.threads, cluster=how.cluster)) as (pool, workers):
         running: dict[cf.Future[Found], Job] = {}
         waiting: Job | None = None          # a job that needs more workers than are free
@@ -861,10 +875,13 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
                 if running and sum(map(slots, running.values())) + slots(job) > workers:
                     waiting = job
                     break
-                running[pool.submit(run_job, job, stop_at)] = job
+                running[pool.submit(run_job, job, stop_at, stream)] = job
             if not running:
                 break
             done, _ = cf.wait(running, timeout=1.0, return_when=cf.FIRST_COMPLETED)
+            while not streamed.empty():
+                u, v, b = streamed.get()
+                absorb({u: (v, b)})
             for future in done:
                 take(running.pop(future), future.result())
     return plan.records, plan.runs
