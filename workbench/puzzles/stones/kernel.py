@@ -17,7 +17,6 @@ Why this shape:
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 from numba import njit
@@ -616,25 +615,14 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline) -> Outco
 
 
 @njit(cache=True, nogil=True)
-def _below(ws, cells, k0, r0, budget, masks, out, stats):
+def _below(cells, k0, r0, budget, masks, out, stats):
     """_dfs below one board within `budget` positions, without the GIL: the hunt runs it on one
     thread while beams run on the others. The move order is shuffled from a fixed seed, so that a
     board's result does not depend on the thread or on what ran before."""
     np.random.seed(SHUFFLE_SEED)
-    best, nb, _ = _dfs(ws, cells, k0, r0, 0, (0, k0 - 1, budget, math.inf), masks,
+    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf), masks,
                        (out, np.empty((0, 2, 2), dtype=np.int64), stats))
     return best, nb
-
-
-_local = threading.local()
-
-
-def _thread_workspace() -> tuple:
-    """This thread's workspace for subtree. Why: a fresh one per call maps and unmaps 10 MB, and
-    the page faults that costs serialise the threads of a lookahead beam."""
-    if not hasattr(_local, "ws"):
-        _local.ws = _workspace()
-    return _local.ws
 
 
 def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[int]]]:
@@ -651,9 +639,8 @@ def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[in
                             key=lambda t: t[1]), dtype=np.int64)
     ones = sum(v == 1 for _, _, v in board)
     out, stats = np.empty((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
-    best, nb = _below(_thread_workspace(), cells, k + 1, n - ones, max(1, budget), MASKS, out, stats)
+    best, nb = _below(cells, k + 1, n - ones, max(1, budget), MASKS, out, stats)
     if stats[1]:
-        del _local.ws                   # an error leaves the board half placed
         return Outcome(k, complete=False, maximise=True)
     return Outcome(int(best), _board(out[:nb]) if nb else None, positions=int(stats[0]),
                    complete=int(stats[0]) < budget, maximise=True)

@@ -40,6 +40,7 @@ from numba import njit
 
 from ...search.compiled import transform
 from ...search.deadline import NEVER, Deadline
+from ...search.outcome import Outcome
 from ...search.tasks import Settings, executor, journals
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .check import check, draw
@@ -496,7 +497,7 @@ LOOKAHEAD_POSITIONS = 50_000    # the exact kernel's budget per child of a looka
 LOOKAHEAD_WIDTH = 300   # the hunt's first lookahead beam (n = 5: 49 at 300 in 4 min, 47 at 150)
 
 
-def _look(seq: np.ndarray, nmax: int, budget: int) -> tuple[list[list[int]], int, int, Any]:
+def _look(seq: np.ndarray, nmax: int, budget: int) -> tuple[list[list[int]], int, int, Outcome[list[list[int]]]]:
     """A child's board, its ones, the extra one its lookahead may place, and that lookahead."""
     board = to_board(seq)
     ones = sum(1 for *_, v in board if v == 1)
@@ -552,8 +553,7 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
                     bound = float("inf") if spends else potential[parent_of[seq[:-1].tobytes()]]
                     if len(kept) < width or bound > kept[0][0]:    # else it cannot beat its parent's potential
                         todo.append((i, seq))
-                looks = pool.map(lambda t: _look(t[1], nmax, budget), todo) if threads > 1 else \
-                    (_look(seq, nmax, budget) for _, seq in todo)
+                looks = pool.map(lambda t: _look(t[1], nmax, budget), todo)
                 for (i, seq), (board, ones, extra, out) in zip(todo, looks):
                     offer(ones, k, board)
                     if out.witness is not None:
