@@ -255,12 +255,16 @@ def test_lookahead_beam_finishes_the_seed_board_from_its_first_six_numbers():
     """The lookahead beam (each child scored by the exact best value with one more one) turns the
     first 6 numbers of the seed's a(5) = 49 board back into 49 at width 50, scoring on 2 threads;
     every board it reports replays legally."""
-    found = {}
+    found, levels = {}, []
     reached = lookahead(5, 50, 0, start=to_sequence(BOARD_49, 6),
-                        on_record=lambda u, v, b: found.__setitem__(u, (v, b)), threads=2)
+                        on_record=lambda u, v, b: found.__setitem__(u, (v, b)), threads=2,
+                        on_level=lambda k, potential, kept: levels.append((k, potential, kept)))
     assert reached[5] == 49 == PUBLISHED[5]
     for u, (value, board) in found.items():
         assert check(u, board).objective == value == reached[u]
+    assert [k for k, *_ in levels] == list(range(7, 7 + len(levels)))      # each level reported, best first
+    assert all(len(p) == len(kept) <= 50 and p == sorted(p, reverse=True) for _, p, kept in levels)
+    assert max(p[0] for _, p, _ in levels if p) >= 49     # the witness of 49 was scored at its value
 
 
 def test_a_beam_job_streams_its_boards_as_it_finds_them():

@@ -507,7 +507,8 @@ def _look(seq: np.ndarray, nmax: int, budget: int) -> tuple[list[list[int]], int
 
 def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near"], start: list[int] | None = None,
               deadline: Deadline = NEVER, on_record: Callable[[int, int, list[list[int]]], None] | None = None,
-              worth: float = ONE_WORTH, budget: int = LOOKAHEAD_POSITIONS, threads: int = 1) -> dict[int, int]:
+              worth: float = ONE_WORTH, threads: int = 1,
+              on_level: Callable[[int, list[float], list[np.ndarray]], None] | None = None) -> dict[int, int]:
     """A narrow beam ranked by an exact lookahead. Each child is scored by its potential: the best
     value the exact kernel reaches from it with one more one (v1), plus `worth` per further one in
     hand. Why: the known best boards look ordinary to the counting keys until 20 to 30 numbers in,
@@ -515,7 +516,9 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
     (docs/stones-record.md). Every lookahead also yields a whole board (its witness), so a run
     reports records for u and u + 1 ones as it goes. The lookaheads of a level run on `threads`
     threads (the kernel releases the GIL). Calls on_record(ones, value, board) for each
-    improvement; returns {ones: largest value reached}."""
+    improvement, and on_level(k, potentials, boards) with the boards kept after each level (best
+    first: what docs/stones_synergy.py traces a known board against); returns {ones: largest value
+    reached}."""
     length = value_cap(nmax) + nmax + 2
     parents: list[np.ndarray] = [np.array(s, dtype=np.int16) for s in ([start] if start else starts())]
     k = sum(1 for e in parents[0] if e < ONE) + 1
@@ -553,7 +556,7 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
                     bound = float("inf") if spends else potential[parent_of[seq[:-1].tobytes()]]
                     if len(kept) < width or bound > kept[0][0]:    # else it cannot beat its parent's potential
                         todo.append((i, seq))
-                looks = pool.map(lambda t: _look(t[1], nmax, budget), todo)
+                looks = pool.map(lambda t: _look(t[1], nmax, LOOKAHEAD_POSITIONS), todo)
                 for (i, seq), (board, ones, extra, out) in zip(todo, looks):
                     offer(ones, k, board)
                     if out.witness is not None:
@@ -565,6 +568,8 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
                         heapq.heapreplace(kept, item)
             kept.sort(key=lambda t: t[:3], reverse=True)
             parents, potential = [t[3] for t in kept], [t[0] for t in kept]
+            if on_level is not None:
+                on_level(k, potential, parents)
     return reached
 
 

@@ -1,0 +1,167 @@
+"""Why the stepping-stones records hide from every cheap score (docs/stones-record.md, "Synergy"):
+measurements on the published boards (data/record-boards.csv), each a subcommand.
+
+    python docs/stones_synergy.py schedules              # when each board spends its ones
+    python docs/stones_synergy.py cores 20               # boards per level that use 2 and 3 ones
+    python docs/stones_synergy.py prefix 6 8,12,16 1,2   # exact best from a board's prefix, j more ones
+    python docs/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
+    python docs/stones_synergy.py trace 8 300 10         # the board's prefix against a lookahead beam
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+import numpy as np
+
+from workbench.puzzles.stones.kernel import subtree
+from workbench.puzzles.stones.record import (
+    FILTERS,
+    LEXICOGRAPHIC,
+    LOOKAHEAD_POSITIONS,
+    ONE,
+    _gather,
+    _grid,
+    _level,
+    _look,
+    _pack,
+    _records,
+    _table,
+    board_hash,
+    lookahead,
+    prefix,
+    prime_below,
+    published_boards,
+    score_cap,
+    starts,
+    to_board,
+    to_sequence,
+    value_cap,
+)
+
+Board = list[list[int]]
+
+
+def touching(cell: tuple[int, int]) -> set[tuple[int, int]]:
+    r, c = cell
+    return {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - {cell}
+
+
+def schedules() -> None:
+    """The number at which each one is first touched, the most new ones a number takes, and the
+    numbers placed touching no earlier number (a separate group)."""
+    for n, board in sorted(published_boards().items()):
+        ones = {(r, c) for r, c, v in board if v == 1}
+        where = {v: (r, c) for r, c, v in board if v >= 2}
+        used: set[tuple[int, int]] = set()
+        placed: set[tuple[int, int]] = set()
+        spent, most, groups = [], 0, []
+        for v in range(2, max(where) + 1):
+            near = touching(where[v])
+            fresh = (near & ones) - used
+            spent += [v] * len(fresh)
+            most = max(most, len(fresh) if v > 2 else 0)
+            if v > 2 and not near & placed:
+                groups.append(v)
+            used |= fresh
+            placed.add(where[v])
+        print(f"n = {n}, {max(where)}: ones spent at {spent}; core 2..{spent[2] - 1} on the first two ones; "
+              f"at most {most} new one per number; separate groups at {groups or 'none'}")
+
+
+def cores(kmax: int) -> None:
+    """Canonical boards per level using 2 and 3 ones: a beam wide enough to keep them all."""
+    prime, length = prime_below(4 * 10**6), value_cap(3) + 5    # few collisions: about 2e4 boards a level
+    boards, spare = _pack(starts(), prime, length), _pack([], prime, length)
+    table, rec, grid, scores = _table(prime), _records(3, length), _grid(length), np.empty(prime)
+    nb, k = len(starts()), 2
+    while nb and k < kmax:
+        k += 1
+        _level(k, 3, score_cap(3), k, (LEXICOGRAPHIC, FILTERS["off"]), boards, nb, table, grid, rec)
+        nb = _gather(table, boards, nb, spare, scores)
+        boards, spare = spare, boards
+        used = np.bincount([(boards[0][i, :boards[1][i]] >= ONE).sum() for i in range(nb)], minlength=4)
+        print(f"k = {k}: {used[2]} boards on 2 ones, {used[3]} on 3", flush=True)
+
+
+def prefix_values(n: int, cuts: list[int], more: list[int], budget: int) -> None:
+    """The exact best from the board's prefix at k (its ones touching numbers up to k) with j more
+    ones in hand: what a lookahead of depth j would see."""
+    board = published_boards()[n]
+    for k in cuts:
+        head = prefix(board, k)
+        used = sum(1 for *_, v in head if v == 1)
+        for j in more:
+            began = time.time()
+            out = subtree(used + j, head, budget)
+            print(f"n = {n}, k = {k}, {used} ones down, {j} more: {out.best} ({out.positions:.3g} positions, "
+                  f"{'complete' if out.complete else 'cut'}, {time.time() - began:.1f} s)", flush=True)
+
+
+def layouts(n: int, free: int, sizes: list[int], budget: int) -> None:
+    """Subsets of the board's layout: the two ones beside the 2 and `size` of the others fixed,
+    `free` ones more in hand, every number searched again."""
+    board = published_boards()[n]
+    two = next(t for t in board if t[2] == 2)
+    ones = [(r, c) for r, c, v in board if v == 1]
+    beside = [o for o in ones if o in touching((two[0], two[1]))]
+    rest = [o for o in ones if o not in beside]
+    for size in sizes:
+        outs = [subtree(2 + size + free, [two] + [[r, c, 1] for r, c in beside + list(chosen)], budget)
+                for chosen in itertools.combinations(rest, size)]
+        values = [f"{o.best}{'' if o.complete else '+'}" for o in sorted(outs, key=lambda o: -(o.best or 0))]
+        print(f"n = {n}: {2 + size} of its ones fixed, {free} free: {', '.join(values)} "
+              f"(+: cut by the budget)", flush=True)
+
+
+def trace(n: int, width: int, worth: float, threads: int) -> None:
+    """A fresh lookahead beam for n ones; after each level, the board's prefix is scored as the beam
+    scores its children: is it among the kept boards, and how does its potential compare with the
+    cut-off (the width-th potential)?"""
+    board = published_boards()[n]
+    began = time.time()
+
+    def level(k: int, potential: list[float], parents: list[np.ndarray]) -> None:
+        seen, ones, extra, out = _look(np.array(to_sequence(board, k), dtype=np.int16), n, LOOKAHEAD_POSITIONS)
+        mine = (out.best or k) + worth * (n - ones - extra)
+        kept = board_hash(seen) in {board_hash(to_board(seq)) for seq in parents}
+        print(f"k = {k:2d} ({time.time() - began:4.0f} s): the board has {ones} ones down, v1 {out.best}, "
+              f"potential {mine:.0f}; the beam's cut {potential[-1]:.0f}, top {potential[0]:.0f}; "
+              f"{'kept' if kept else 'not kept'}, {sum(p > mine for p in potential)} kept boards above it", flush=True)
+
+    lookahead(n, width, 0, worth=worth, threads=threads, on_level=level)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="what", required=True)
+    sub.add_parser("schedules")
+    sub.add_parser("cores").add_argument("kmax", type=int)
+    for name in ("prefix", "layouts"):
+        p = sub.add_parser(name)
+        p.add_argument("n", type=int)
+        p.add_argument("first", help="prefix: the cuts k; layouts: how many ones free")
+        p.add_argument("second", help="prefix: how many more ones; layouts: how many of its other ones fixed")
+        p.add_argument("--budget", type=float, default=3e7)
+    t = sub.add_parser("trace")
+    t.add_argument("n", type=int)
+    t.add_argument("width", type=int)
+    t.add_argument("worth", type=float)
+    t.add_argument("--threads", type=int, default=1)
+    a = ap.parse_args()
+    ints = lambda text: [int(x) for x in text.split(",")]
+    if a.what == "schedules":
+        schedules()
+    elif a.what == "cores":
+        cores(a.kmax)
+    elif a.what == "prefix":
+        prefix_values(a.n, ints(a.first), ints(a.second), int(a.budget))
+    elif a.what == "layouts":
+        layouts(a.n, int(a.first), ints(a.second), int(a.budget))
+    else:
+        trace(a.n, a.width, a.worth, a.threads)
+
+
+if __name__ == "__main__":
+    main()
