@@ -40,10 +40,9 @@ from workbench.puzzles.stones.record import (
     value_cap,
 )
 
-Board = list[list[int]]
-
 
 def touching(cell: tuple[int, int]) -> set[tuple[int, int]]:
+    """The 8 cells around a cell."""
     r, c = cell
     return {(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - {cell}
 
