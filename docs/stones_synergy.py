@@ -21,23 +21,14 @@ from workbench.puzzles.stones.record import (
     LEXICOGRAPHIC,
     LOOKAHEAD_POSITIONS,
     ONE,
-    _gather,
-    _grid,
-    _level,
     _look,
-    _pack,
-    _records,
-    _table,
+    beam,
     board_hash,
     lookahead,
     prefix,
-    prime_below,
     published_boards,
-    score_cap,
-    starts,
     to_board,
     to_sequence,
-    value_cap,
 )
 
 
@@ -70,18 +61,15 @@ def schedules() -> None:
 
 
 def cores(kmax: int) -> None:
-    """Canonical boards per level using 2 and 3 ones: a beam wide enough to keep them all."""
-    prime, length = prime_below(4 * 10**6), value_cap(3) + 5    # few collisions: about 2e4 boards a level
-    boards, spare = _pack(starts(), prime, length), _pack([], prime, length)
-    table, rec, grid, scores = _table(prime), _records(3, length), _grid(length), np.empty(prime)
-    nb, k = len(starts()), 2
-    while nb and k < kmax:
-        k += 1
-        _level(k, 3, score_cap(3), k, (LEXICOGRAPHIC, FILTERS["off"]), boards, nb, table, grid, rec)
-        nb = _gather(table, boards, nb, spare, scores)
-        boards, spare = spare, boards
-        used = np.bincount([(boards[0][i, :boards[1][i]] >= ONE).sum() for i in range(nb)], minlength=4)
-        print(f"k = {k}: {used[2]} boards on 2 ones, {used[3]} on 3", flush=True)
+    """Canonical boards per level using 2 and 3 ones: a beam wide enough to keep them all (about
+    2e4 boards a level, so few are lost to collisions in a table of 4e6)."""
+
+    def level(k: int, scores: list[float], kept: list[np.ndarray]) -> None:
+        if k <= kmax:
+            used = np.bincount([int((seq >= ONE).sum()) for seq in kept], minlength=4)
+            print(f"k = {k}: {used[2]} boards on 2 ones, {used[3]} on 3", flush=True)
+
+    beam(3, 4 * 10**6, LEXICOGRAPHIC, 0, FILTERS["off"], on_level=level)
 
 
 def prefix_values(n: int, cuts: list[int], more: list[int], budget: int) -> None:

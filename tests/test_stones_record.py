@@ -105,13 +105,19 @@ def test_beam_from_a_prefix_reproduces_a5():
 
 
 def test_one_beam_gives_records_for_every_ones_count():
-    """One run with up to 4 ones: the proven a(2), a(3), a(4) for 2, 3, 4 ones, each board verified."""
-    found = {}
+    """One run with up to 4 ones: the proven a(2), a(3), a(4) for 2, 3, 4 ones, each board verified;
+    each level's kept boards are reported best first, each ending with the level's number."""
+    found, levels = {}, []
     reached = beam(4, 30000, LEXICOGRAPHIC, 0, FILTERS["near"],
-                   on_record=lambda u, v, b: found.__setitem__(u, (v, b)))
+                   on_record=lambda u, v, b: found.__setitem__(u, (v, b)),
+                   on_level=lambda k, scores, kept: levels.append((k, scores, kept)))
     assert reached == {2: 16, 3: 28, 4: 38}
     for u, (value, board) in found.items():
         assert check(u, board).objective == value == PUBLISHED[u]
+    assert [k for k, *_ in levels] == list(range(3, 3 + len(levels))) and levels[-1][0] >= 38
+    for k, scores, kept in levels:
+        assert len(scores) == len(kept) <= 30000 and scores == sorted(scores, reverse=True)
+        assert all(max(v for *_, v in to_board(seq)) == k for seq in kept)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

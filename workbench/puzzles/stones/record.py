@@ -455,13 +455,17 @@ class Records:
         return True
 
 
+LevelHook = Callable[[int, list[float], list[np.ndarray]], None]   # (k, scores, boards kept), best first
+
+
 def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
          start: list[int] | None = None, deadline: Deadline = NEVER,
          on_record: Callable[[int, int, list[list[int]]], None] | None = None,
-         horizon: int = 1 << 20) -> dict[int, int]:
+         horizon: int = 1 << 20, on_level: LevelHook | None = None) -> dict[int, int]:
     """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
     After k, only sums below k + horizon (and below the cap) count as distinct or large sums.
-    Calls on_record(ones, value, board) for each first board reaching a value with that many ones;
+    Calls on_record(ones, value, board) for each first board reaching a value with that many ones,
+    and on_level(k, scores, boards) with the boards kept after each level, best first;
     returns {ones: largest value reached}."""
     prime = prime_below(width)
     length = value_cap(nmax) + nmax + 2
@@ -484,6 +488,9 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
                table, grid, rec)
         nb = _gather(table, boards, nb, spare, scores)
         boards, spare = spare, boards
+        if on_level is not None:
+            best = np.argsort(-scores[:nb], kind="stable")
+            on_level(k, scores[best].tolist(), [boards[0][i, :boards[1][i]].copy() for i in best])
         for u in np.flatnonzero(rec_k > known):
             reached[int(u)] = int(rec_k[u])
             if on_record is not None:
@@ -507,8 +514,7 @@ def _look(seq: np.ndarray, nmax: int, budget: int) -> tuple[list[list[int]], int
 
 def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near"], start: list[int] | None = None,
               deadline: Deadline = NEVER, on_record: Callable[[int, int, list[list[int]]], None] | None = None,
-              worth: float = ONE_WORTH, threads: int = 1,
-              on_level: Callable[[int, list[float], list[np.ndarray]], None] | None = None) -> dict[int, int]:
+              worth: float = ONE_WORTH, threads: int = 1, on_level: LevelHook | None = None) -> dict[int, int]:
     """A narrow beam ranked by an exact lookahead. Each child is scored by its potential: the best
     value the exact kernel reaches from it with one more one (v1), plus `worth` per further one in
     hand. Why: the known best boards look ordinary to the counting keys until 20 to 30 numbers in,
