@@ -205,13 +205,18 @@ def test_a_multi_count_hunt_plans_for_every_count():
     assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
     counting = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_width=0)
     assert not any(getattr(counting.next_job(600.0), "worth", 0) for _ in range(6))
-    jobs = [plan.next_job(600.0) for _ in range(12)]
+    jobs = []
+    for _ in range(40):             # lookaheads take 60 s, counting beams 5 s: the time splits evenly
+        jobs.append(plan.next_job(600.0))
+        plan.charge(jobs[-1], 60.0 if jobs[-1].worth else 5.0)
+    assert abs(plan.spent["lookahead"] - plan.spent["counting"]) <= 60.0
     reruns = [job for job in jobs if isinstance(job, Restart) and not job.worth]
-    assert sorted(job.ones for job in reruns) == [6, 6, 7, 7, 8, 8]
+    assert len(reruns) in (35, 36) and {job.ones for job in reruns} == {6, 7, 8}
     looks = [job for job in jobs if isinstance(job, Restart) and job.worth]
-    assert len(looks) == 6 and all(WORTHS[0] <= job.worth <= WORTHS[1] and job.threads == 1 for job in looks)
+    assert len(looks) in (4, 5) and all(WORTHS[0] <= job.worth <= WORTHS[1] and job.threads == 1 for job in looks)
+    assert plan.next_job(600.0, {"lookahead": 0.0, "counting": 1e4}).worth      # running beams count too
     shared = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_threads=2)
-    assert {job.threads for job in (shared.next_job(600.0) for _ in range(4)) if job.worth} == {2}
+    assert [job.threads for job in (shared.next_job(600.0) for _ in range(2))] == [1, 2]
     reruns += [job for job in looks if job.start]
     source = {6: BOARD_49, 7: boards[7], 8: boards[8]}
     for job in reruns:

@@ -46,7 +46,7 @@ class StonesParams(Params):
     width: int = option(200000, "record hunt: the largest beam width (fresh runs double from 10^4 up to it)",
                         applies=NATIVE)
     lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
-                                 "every other job is one; 0: counting beams only", int, applies=NATIVE)
+                                 "they get half the worker time; 0: counting beams only", int, applies=NATIVE)
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
                                  "to 11) or off", applies=NATIVE)

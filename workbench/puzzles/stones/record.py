@@ -15,7 +15,7 @@ Why each part:
 - A placement filter for new ones: none at offsets from an existing one that the published record
   boards never show (see forbidden_offsets).
 - Post-processing: the best board is cut back to its first M numbers and the beam re-run from there.
-- Our addition, the lookahead beam (every other job of the hunt): a narrow beam whose children are
+- Our addition, the lookahead beam (half the hunt's worker time): a narrow beam whose children are
   ranked by the exact kernel's best value with one more one in hand. It sees record boards from
   about 10 numbers in, where the counting keys see nothing until 20 to 30 (docs/stones-record.md).
 """
@@ -30,7 +30,7 @@ import math
 import queue
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -666,6 +666,10 @@ class Ending:
 
 
 Job = Restart | Ending
+
+
+def kind(job: Restart) -> str:
+    return "lookahead" if job.worth else "counting"
 Found = dict[int, tuple[int, list[list[int]]]]     # ones used -> (value, board)
 
 
@@ -743,6 +747,7 @@ class Plan:
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
         self.runs = self.fresh = self.counting = self.looks = 0
+        self.spent = {"counting": 0.0, "lookahead": 0.0}      # worker-seconds of the ended beams, by kind
         self.cut = dict.fromkeys(range(n, nmax + 1), 0)       # per count: the descent's next prefix length
         self.finished = dict.fromkeys(range(n, nmax + 1), 0)  # per count: the best value given an ending
 
@@ -759,7 +764,16 @@ class Plan:
     def best(self) -> tuple[int, list[list[int]] | None]:
         return self.records.best(self.n)
 
-    def next_job(self, left: float) -> Job:
+    def charge(self, job: Job, seconds: float) -> None:
+        """Book a beam's wall time, times the threads it held, to its kind."""
+        if isinstance(job, Restart):
+            self.spent[kind(job)] += seconds * job.threads
+
+    def next_job(self, left: float, busy: Mapping[str, float] | None = None) -> Job:
+        """The next job; `busy` adds the worker-seconds of the running beams to `spent`. Lookahead
+        and counting beams share the time evenly: a lookahead beam holds every thread for minutes
+        and a counting beam takes seconds, so alternating jobs would leave counting beams almost none
+        (with 12 ones they found better boards for 10..12 ones than the lookaheads)."""
         for u in self.cut:
             best, board = self.records.best(u)
             if board is not None and best > self.finished[u] and best >= 10:
@@ -770,7 +784,8 @@ class Plan:
         r = self.rng
         u = self.n + self.runs % len(self.cut)
         best, board = self.records.best(u)
-        if self.lookahead_width and self.runs % 2 == 0:     # the first run counts (seconds), the second looks ahead
+        load = {k: v + (busy or {}).get(k, 0.0) for k, v in self.spent.items()}
+        if self.lookahead_width and self.counting and load["lookahead"] <= load["counting"]:   # the first run counts
             return self.lookahead_job(u, best, board)
         self.counting += 1
         first = self.counting == 1
@@ -801,7 +816,7 @@ class Plan:
         return replace(job, start=start, origin=f" from {cut}{' keeping ones' if kept else ''}{focus}", ones=u)
 
     def lookahead_job(self, u: int, best: int, board: list[list[int]] | None) -> Restart:
-        """Every other job: a lookahead beam on `lookahead_threads` threads, widths doubling from
+        """A lookahead beam on `lookahead_threads` threads, widths doubling from
         `lookahead_width` (to 8 times it), with the worth of a one ONE_WORTH, then drawn from WORTHS; every second
         one re-runs the best board for u ones from a random cut."""
         r = self.rng
@@ -877,16 +892,24 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
     streamed: queue.SimpleQueue[tuple[int, int, list[list[int]]]] = queue.SimpleQueue()
     stream = (lambda u, v, b: streamed.put((u, v, b))) if local else None     # Dask jobs report when they end
     with executor(Settings(threads=how.threads, cluster=how.cluster)) as (pool, workers):
-        running: dict[cf.Future[Found], Job] = {}
+        running: dict[cf.Future[Found], tuple[Job, float]] = {}      # each job and when it began
         waiting: Job | None = None          # a job that needs more workers than are free
         slots = lambda job: job.threads if isinstance(job, Restart) else 1
+
+        def busy() -> dict[str, float]:
+            now, out = time.monotonic(), {"counting": 0.0, "lookahead": 0.0}
+            for job, began in running.values():
+                if isinstance(job, Restart):
+                    out[kind(job)] += (now - began) * job.threads
+            return out
+
         while True:
-            while sum(map(slots, running.values())) < workers and not deadline.passed():
-                job, waiting = waiting or plan.next_job(deadline.left()), None
-                if running and sum(map(slots, running.values())) + slots(job) > workers:
+            while sum(slots(job) for job, _ in running.values()) < workers and not deadline.passed():
+                job, waiting = waiting or plan.next_job(deadline.left(), busy()), None
+                if running and sum(slots(j) for j, _ in running.values()) + slots(job) > workers:
                     waiting = job
                     break
-                running[pool.submit(run_job, job, stop_at, stream)] = job
+                running[pool.submit(run_job, job, stop_at, stream)] = job, time.monotonic()
             if not running:
                 break
             done, _ = cf.wait(running, timeout=1.0, return_when=cf.FIRST_COMPLETED)
@@ -894,7 +917,9 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
                 u, v, b = streamed.get()
                 absorb({u: (v, b)})
             for future in done:
-                take(running.pop(future), future.result())
+                job, began = running.pop(future)
+                plan.charge(job, time.monotonic() - began)
+                take(job, future.result())
     return plan.records, plan.runs
 
 
