@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from dataclasses import replace
 
 import numpy as np
@@ -26,6 +27,7 @@ from workbench.puzzles.stones.record import (
     Restart,
     beam,
     board_hash,
+    book,
     finish,
     hunt,
     lookahead,
@@ -208,13 +210,14 @@ def test_a_multi_count_hunt_plans_for_every_count():
     jobs = []
     for _ in range(40):             # lookaheads take 60 s, counting beams 5 s: the time splits evenly
         jobs.append(plan.next_job(600.0))
-        plan.charge(jobs[-1], 60.0 if jobs[-1].worth else 5.0)
+        book(plan.spent, jobs[-1], 60.0 if jobs[-1].worth else 5.0)
     assert abs(plan.spent["lookahead"] - plan.spent["counting"]) <= 60.0
     reruns = [job for job in jobs if isinstance(job, Restart) and not job.worth]
     assert len(reruns) in (35, 36) and {job.ones for job in reruns} == {6, 7, 8}
     looks = [job for job in jobs if isinstance(job, Restart) and job.worth]
     assert len(looks) in (4, 5) and all(WORTHS[0] <= job.worth <= WORTHS[1] and job.threads == 1 for job in looks)
-    assert plan.next_job(600.0, {"lookahead": 0.0, "counting": 1e4}).worth      # running beams count too
+    counting_job = next(job for job in reruns if job.threads == 1)
+    assert plan.next_job(600.0, [(counting_job, time.monotonic() - 1e4)]).worth    # running beams count too
     shared = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_threads=2)
     assert [job.threads for job in (shared.next_job(600.0) for _ in range(2))] == [1, 2]
     reruns += [job for job in looks if job.start]

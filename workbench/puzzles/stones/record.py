@@ -30,7 +30,7 @@ import math
 import queue
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -668,8 +668,12 @@ class Ending:
 Job = Restart | Ending
 
 
-def kind(job: Restart) -> str:
-    return "lookahead" if job.worth else "counting"
+def book(totals: dict[str, float], job: Job, seconds: float) -> None:
+    """Add a beam's wall time, times the threads it holds, to its kind's worker-seconds."""
+    if isinstance(job, Restart):
+        totals["lookahead" if job.worth else "counting"] += seconds * job.threads
+
+
 Found = dict[int, tuple[int, list[list[int]]]]     # ones used -> (value, board)
 
 
@@ -764,13 +768,8 @@ class Plan:
     def best(self) -> tuple[int, list[list[int]] | None]:
         return self.records.best(self.n)
 
-    def charge(self, job: Job, seconds: float) -> None:
-        """Book a beam's wall time, times the threads it held, to its kind."""
-        if isinstance(job, Restart):
-            self.spent[kind(job)] += seconds * job.threads
-
-    def next_job(self, left: float, busy: Mapping[str, float] | None = None) -> Job:
-        """The next job; `busy` adds the worker-seconds of the running beams to `spent`. Lookahead
+    def next_job(self, left: float, running: Iterable[tuple[Job, float]] = ()) -> Job:
+        """The next job; the running jobs (each with when it began) count so far beside `spent`. Lookahead
         and counting beams share the time evenly: a lookahead beam holds every thread for minutes
         and a counting beam takes seconds, so alternating jobs would leave counting beams almost none
         (with 12 ones they found better boards for 10..12 ones than the lookaheads)."""
@@ -784,7 +783,9 @@ class Plan:
         r = self.rng
         u = self.n + self.runs % len(self.cut)
         best, board = self.records.best(u)
-        load = {k: v + (busy or {}).get(k, 0.0) for k, v in self.spent.items()}
+        load, now = dict(self.spent), time.monotonic()
+        for held, began in running:
+            book(load, held, now - began)
         if self.lookahead_width and self.counting and load["lookahead"] <= load["counting"]:   # the first run counts
             return self.lookahead_job(u, best, board)
         self.counting += 1
@@ -896,16 +897,9 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
         waiting: Job | None = None          # a job that needs more workers than are free
         slots = lambda job: job.threads if isinstance(job, Restart) else 1
 
-        def busy() -> dict[str, float]:
-            now, out = time.monotonic(), {"counting": 0.0, "lookahead": 0.0}
-            for job, began in running.values():
-                if isinstance(job, Restart):
-                    out[kind(job)] += (now - began) * job.threads
-            return out
-
         while True:
             while sum(slots(job) for job, _ in running.values()) < workers and not deadline.passed():
-                job, waiting = waiting or plan.next_job(deadline.left(), busy()), None
+                job, waiting = waiting or plan.next_job(deadline.left(), running.values()), None
                 if running and sum(slots(j) for j, _ in running.values()) + slots(job) > workers:
                     waiting = job
                     break
@@ -918,7 +912,7 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
                 absorb({u: (v, b)})
             for future in done:
                 job, began = running.pop(future)
-                plan.charge(job, time.monotonic() - began)
+                book(plan.spent, job, time.monotonic() - began)
                 take(job, future.result())
     return plan.records, plan.runs
 
