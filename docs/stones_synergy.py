@@ -2,6 +2,7 @@
 measurements on the published boards (data/record-boards.csv), each a subcommand.
 
     python docs/stones_synergy.py schedules              # when each board spends its ones
+    python docs/stones_synergy.py runs [STORE]           # the run of numbers each one feeds
     python docs/stones_synergy.py cores 20               # boards per level that use 2 and 3 ones
     python docs/stones_synergy.py prefix 6 8,12,16 1,2   # exact best from a board's prefix, j more ones
     python docs/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -58,6 +61,27 @@ def schedules() -> None:
             placed.add(where[v])
         print(f"n = {n}, {max(where)}: ones spent at {spent}; core 2..{spent[2] - 1} on the first two ones; "
               f"at most {most} new one per number; separate groups at {groups or 'none'}")
+
+
+def runs(store: str | None) -> None:
+    """For each one past the two beside the 2: the first number it touches, k, and how many of
+    k, k + 1, ... it touches in a row (its run). With STORE, a hunt's stones.json too."""
+    boards = {f"published n = {n}": b for n, b in sorted(published_boards().items())}
+    if store:
+        boards |= {f"stored {u} ones": e["board"] for u, e in sorted(json.loads(Path(store).read_text()).items(),
+                                                                    key=lambda t: int(t[0]))}
+    for name, board in boards.items():
+        where = {(r, c): v for r, c, v in board}
+        found = []
+        for cell, v in where.items():
+            near = {where.get(q, 0) for q in touching(cell)} - {0, 1}
+            if v != 1 or not near or 2 in near:
+                continue
+            k, length = min(near), 1
+            while k + length in near:
+                length += 1
+            found.append((k, length))
+        print(f"{name}, {max(where.values())}: " + ", ".join(f"{k}..{k + m - 1}" for k, m in sorted(found)))
 
 
 def cores(kmax: int) -> None:
@@ -124,6 +148,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
     sub.add_parser("schedules")
+    sub.add_parser("runs").add_argument("store", nargs="?")
     sub.add_parser("cores").add_argument("kmax", type=int)
     for name in ("prefix", "layouts"):
         p = sub.add_parser(name)
@@ -140,6 +165,8 @@ def main() -> None:
     ints = lambda text: [int(x) for x in text.split(",")]
     if a.what == "schedules":
         schedules()
+    elif a.what == "runs":
+        runs(a.store)
     elif a.what == "cores":
         cores(a.kmax)
     elif a.what == "prefix":

@@ -265,39 +265,6 @@ def _gen(st, bb, hasb, k, r, pend, L, mv, masks, bcells):
 
 
 @njit(cache=True)
-def _touches(p, q):
-    """Are cells p and q neighbours?"""
-    return abs(p // W - q // W) <= 1 and abs(p % W - q % W) <= 1 and p != q
-
-
-@njit(cache=True)
-def _the_one(p, m):
-    """The cell of the single new one in mask m around p."""
-    for d in range(8):
-        if m >> d & 1:
-            return p + OFF[d]
-    return -1
-
-
-@njit(cache=True)
-def _keep_runs(L, mv, k, at, need, spare):
-    """The run rule (record hunt): past the 2, each move places at most one new one, starts no
-    separate group, and while a run is pending (need > 0) the number must touch the run's one (at),
-    unless a spare lets the run end early."""
-    mt, mp, mm, mo, nm = mv
-    j = 0
-    for i in range(nm[L]):
-        t, p, m = mt[L, i], mp[L, i], mm[L, i]
-        if k > 2 and (t != PLACE or popcount(m) > 1):
-            continue
-        if need > 0 and spare == 0 and (m != 0 or not _touches(p, at)):
-            continue
-        mt[L, j], mp[L, j], mm[L, j], mo[L, j] = t, p, m, mo[L, i]
-        j += 1
-    nm[L] = j
-
-
-@njit(cache=True)
 def _place(st, bb, g, p, m, k):
     for d in range(8):
         if m >> d & 1:
@@ -441,7 +408,7 @@ def _workspace():
 
 
 @njit(cache=True)
-def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
+def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     """Depth-first search from the board `cells` (next number k0, r0 ones left, hasb0: a group B).
 
     ws is a zeroed workspace (see _workspace) and is left zeroed; masks = MASKS.
@@ -450,8 +417,6 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
     `floor` are kept as best; with budget > 0 (the record hunt) the moves of each level are shuffled,
     a level with more moves than fit keeps those that fit, and the search stops after about `budget`
     positions; past the deadline (Deadline.at) the search unwinds.
-    runs = (min_run, spares): with min_run > 0 (the record hunt), every one placed past the 2 must
-    touch the next min_run - 1 numbers too (a run), except for `spares` runs (see _keep_runs).
     out = (best_cells, frontier, stats). Returns (best value, cells in best board, frontier count);
     stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it.
     """
@@ -485,17 +450,11 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
     nsaved = np.zeros(MAXL, dtype=np.int64)
     bcells = np.empty(MAXC, dtype=np.int64)
     tmp = np.empty((MAXM if budget > 0 else 1, 4), dtype=np.int32)
-    min_run, spares = runs
-    at = np.full(MAXL, -1, dtype=np.int64)      # the pending run's one, numbers it still needs, spares left
-    need = np.zeros(MAXL, dtype=np.int64)
-    spare = np.full(MAXL, spares, dtype=np.int64)
     nfront = 0
     kk[0] = k0
     rr[0] = r0
     mv = (mt, mp, mm, mo, nm)
     err = _gen(st, bb, hasb, k0, r0, -1, 0, mv, masks, bcells)
-    if min_run > 0:
-        _keep_runs(0, mv, k0, at[0], need[0], spare[0])
     L = 0
     nodes = 1
     next_clock = CLOCK_EVERY
@@ -563,15 +522,6 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
                 kk[L + 1] = k + 1
                 rr[L + 1] = rr[L] - popcount(m)
                 pend[L + 1] = -1
-                if min_run > 0:
-                    in_run = need[L] > 0 and m == 0 and _touches(p, at[L])
-                    spare[L + 1] = spare[L] - (need[L] > 0 and not in_run)
-                    if m != 0 and k > 2:
-                        at[L + 1], need[L + 1] = _the_one(p, m), min_run - 1
-                    elif in_run:
-                        at[L + 1], need[L + 1] = at[L], need[L] - 1
-                    else:
-                        at[L + 1], need[L + 1] = -1, 0
                 if k > best:
                     best = k
                     nbest = _snapshot(b, bb, hasb, best_cells)
@@ -590,7 +540,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
                     frontier[nfront, 1, 1] = hasb
                 nfront += 1
                 nm[L] = 0
-            elif cut == 0 and rr[L] == 0 and hasb == 0 and pend[L] < 0 and (min_run == 0 or need[L] == 0):
+            elif cut == 0 and rr[L] == 0 and hasb == 0 and pend[L] < 0:
                 best, nb, n, err = _tail(st, walk, kk[L], best, best_cells,
                                          max(1, budget - nodes) if budget > 0 else 0)
                 if nb > 0:
@@ -599,8 +549,6 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out, runs=(0, 0)):
                 nm[L] = 0
             else:
                 err = _gen(st, bb, hasb, kk[L], rr[L], pend[L], L, mv, masks, bcells)
-                if min_run > 0:
-                    _keep_runs(L, mv, kk[L], at[L], need[L], spare[L])
         else:
             L -= 1
             if L < 0:
@@ -667,17 +615,17 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline) -> Outco
 
 
 @njit(cache=True, nogil=True)
-def _below(cells, k0, r0, budget, masks, out, stats, runs=(0, 0)):
+def _below(cells, k0, r0, budget, masks, out, stats):
     """_dfs below one board within `budget` positions, without the GIL: the hunt runs it on one
     thread while beams run on the others. The move order is shuffled from a fixed seed, so that a
     board's result does not depend on the thread or on what ran before."""
     np.random.seed(SHUFFLE_SEED)
     best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf), masks,
-                       (out, np.empty((0, 2, 2), dtype=np.int64), stats), runs)
+                       (out, np.empty((0, 2, 2), dtype=np.int64), stats))
     return best, nb
 
 
-def subtree(n: int, board: list[list[int]], budget: int, runs: tuple[int, int] = (0, 0)) -> Outcome[list[list[int]]]:
+def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[int]]]:
     """The best board below `board` (numbers 2..k and the ones they touch; the rest of the n ones
     still in hand), by the exact search's kernel within `budget` positions: best is the best value
     above k or k, the witness that board (None if none above k), complete when the whole subtree was
@@ -691,7 +639,7 @@ def subtree(n: int, board: list[list[int]], budget: int, runs: tuple[int, int] =
                             key=lambda t: t[1]), dtype=np.int64)
     ones = sum(v == 1 for _, _, v in board)
     out, stats = np.empty((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
-    best, nb = _below(cells, k + 1, n - ones, max(1, budget), MASKS, out, stats, runs)
+    best, nb = _below(cells, k + 1, n - ones, max(1, budget), MASKS, out, stats)
     if stats[1]:
         return Outcome(k, complete=False, maximise=True)
     return Outcome(int(best), _board(out[:nb]) if nb else None, positions=int(stats[0]),

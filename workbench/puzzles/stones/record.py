@@ -204,33 +204,6 @@ def _allowed(q, ones, nones, filt):
     return True
 
 
-@njit(cache=True)
-def _touch(p, q):
-    return q >= 0 and abs(p // G - q // G) <= 1 and abs(p % G - q % G) <= 1
-
-
-@njit(cache=True)
-def _run_state(seq, n, min_run, spares):
-    """The run rule's state after the placement sequence seq[:n]: the pending run's one, the numbers it
-    still needs, the spares left (see kernel._keep_runs). Ones before the 2 (kept ones) are exempt."""
-    at, need, spare, numbers = -1, 0, spares, 0
-    for i in range(n):
-        e = seq[i]
-        if e >= ONE:
-            if numbers > 0:
-                spare -= need > 0
-                at, need = e - ONE, min_run
-        else:
-            numbers += 1
-            if need > 0:
-                if _touch(e, at):
-                    need -= 1
-                else:
-                    spare -= 1
-                    need = 0
-    return at, need, spare
-
-
 @njit(cache=True, nogil=True)
 def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
     """Place k on the nb boards of the beam (seq, nseq, h8); rules = (weights, filter). Children go
@@ -238,8 +211,7 @@ def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
     in hand must dominate the others, since a child with fewer ones in hand than a slot's holder is
     dropped unscored). Each first board reaching k with u ones is kept in rec = (rec_k, rec_seq,
     rec_n). Returns the number of children made."""
-    w, filt, runs = rules
-    min_run, spares = runs
+    w, filt = rules
     seq, nseq, h8 = beam
     t_score, t_left, t_par, t_p, t_q, t_h8 = table
     val, sm, nadj, cnt, cur, before, box = grid
@@ -258,7 +230,6 @@ def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
         nones = before[n, 1]
         r0, r1, c0, c1 = box[n, 0], box[n, 1], box[n, 2], box[n, 3]
         rem = nmax - nones
-        at, need, spare = _run_state(seq[b], n, min_run, spares)
         for r in range(max(EDGE, r0 - 1), min(G - EDGE, r1 + 2)):
             for c in range(max(EDGE, c0 - 1), min(G - EDGE, c1 + 2)):
                 p = r * G + c
@@ -275,8 +246,6 @@ def _level(k, nmax, cap, seed, rules, beam, nb, table, grid, rec):
                         q = p + DIRS[j]
                         if val[q] != 0 or nadj[q] != 0 or not _allowed(q, ones, nones, filt):
                             continue
-                    if min_run > 0 and need > 0 and spare <= 0 and (q >= 0 or not _touch(p, at)):
-                        continue
                     made += 1
                     left = rem - (q >= 0)
                     u = nmax - left
@@ -489,10 +458,10 @@ class Records:
 LevelHook = Callable[[int, list[float], list[np.ndarray]], None]   # (k, scores, boards kept), best first
 
 
-def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],  # noqa: PLR0913
+def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
          start: list[int] | None = None, deadline: Deadline = NEVER,
          on_record: Callable[[int, int, list[list[int]]], None] | None = None,
-         horizon: int = 1 << 20, on_level: LevelHook | None = None, runs: tuple[int, int] = (0, 0)) -> dict[int, int]:
+         horizon: int = 1 << 20, on_level: LevelHook | None = None) -> dict[int, int]:
     """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
     After k, only sums below k + horizon (and below the cap) count as distinct or large sums.
     Calls on_record(ones, value, board) for each first board reaching a value with that many ones,
@@ -508,7 +477,7 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     rec_k, rec_seq, rec_n = rec = _records(nmax, length)
     grid = _grid(length)
     scores = np.empty(len(boards[1]))
-    rules = (weights, filt, runs)
+    rules = (weights, filt)
     nb = len(firsts)
     reached: dict[int, int] = {}
     rng = np.random.default_rng(seed)
@@ -577,8 +546,8 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
             nb = len(parents)
             boards, prime = _pack(parents, nb, length), prime_below(40 * nb + 100)
             table, rec = _table(prime), _records(nmax, length)
-            _level(k, nmax, score_cap(nmax), int(rng.integers(1 << 31)), (LEXICOGRAPHIC, filt, (0, 0)), boards, nb,
-                   table, grid, rec)
+            _level(k, nmax, score_cap(nmax), int(rng.integers(1 << 31)), (LEXICOGRAPHIC, filt), boards, nb, table,
+                   grid, rec)
             children, keys = _pack([], prime, length), np.empty(prime)
             made = _gather(table, boards, nb, children, keys)
             parent_of = {p.tobytes(): b for b, p in enumerate(parents)}
