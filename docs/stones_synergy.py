@@ -73,9 +73,9 @@ def runs(store: str | None) -> None:
     for name, board in boards.items():
         where = {(r, c): v for r, c, v in board}
         found = []
-        for cell, v in where.items():
+        for cell in (c for c, v in where.items() if v == 1):
             near = {where.get(q, 0) for q in touching(cell)} - {0, 1}
-            if v != 1 or not near or 2 in near:
+            if not near or 2 in near:
                 continue
             k, length = min(near), 1
             while k + length in near:
