@@ -7,12 +7,15 @@ measurements on the published boards (data/record-boards.csv), each a subcommand
     python docs/stones_synergy.py prefix 6 8,12,16 1,2   # exact best from a board's prefix, j more ones
     python docs/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
     python docs/stones_synergy.py trace 8 300 10         # the board's prefix against a lookahead beam
+    python docs/stones_synergy.py class_rank 6 14 2      # v2 of the prefix against its class in a beam
 """
 from __future__ import annotations
 
 import argparse
+import concurrent.futures as cf
 import itertools
 import json
+import random
 import time
 from pathlib import Path
 
@@ -144,6 +147,32 @@ def trace(n: int, width: int, worth: float, threads: int) -> None:
     lookahead(n, width, 0, worth=worth, threads=threads, on_level=level)
 
 
+def class_rank(n: int, k: int, j: int, width: int, sample: int, budget: int, threads: int) -> None:
+    """The board's prefix at k against the boards of a fresh counting beam (lexicographic, seed 0)
+    that have as many ones down: how many beat it on the exact best with j more ones (vj)? With
+    sample 0, every board of the class."""
+    mine = prefix(published_boards()[n], k)
+    down = sum(1 for *_, v in mine if v == 1)
+    held: list[np.ndarray] = []
+
+    def level(at: int, scores: list[float], kept: list[np.ndarray]) -> None:
+        if at == k:
+            held.extend(kept)
+
+    beam(n, width, LEXICOGRAPHIC, 0, on_level=level)
+    boards = [to_board(seq) for seq in held if int((seq >= ONE).sum()) == down]
+    kept = board_hash(mine) in {board_hash(b) for b in boards}
+    if sample:
+        boards = random.Random(0).sample(boards, min(sample, len(boards)))
+    began = time.time()
+    with cf.ThreadPoolExecutor(threads) as pool:
+        values = [o.best or k for o in pool.map(lambda b: subtree(down + j, b, budget), boards)]
+    out = subtree(down + j, mine, budget)
+    print(f"n = {n}, k = {k}, {down} ones down: the prefix is {'' if kept else 'not '}in the beam; its v{j} "
+          f"{out.best}{'' if out.complete else ' (cut)'}; {sum(v > (out.best or k) for v in values)} above it and "
+          f"{sum(v == out.best for v in values)} equal, of {len(values)} boards ({time.time() - began:.0f} s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -161,6 +190,13 @@ def main() -> None:
     t.add_argument("width", type=int)
     t.add_argument("worth", type=float)
     t.add_argument("--threads", type=int, default=1)
+    c = sub.add_parser("class_rank")
+    for name in ("n", "k", "j"):
+        c.add_argument(name, type=int)
+    c.add_argument("--width", type=int, default=100000)
+    c.add_argument("--sample", type=int, default=200, help="boards of the class scored (0: all)")
+    c.add_argument("--budget", type=float, default=1e6)
+    c.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     ints = lambda text: [int(x) for x in text.split(",")]
     if a.what == "schedules":
@@ -173,6 +209,8 @@ def main() -> None:
         prefix_values(a.n, ints(a.first), ints(a.second), int(a.budget))
     elif a.what == "layouts":
         layouts(a.n, int(a.first), ints(a.second), int(a.budget))
+    elif a.what == "class_rank":
+        class_rank(a.n, a.k, a.j, a.width, a.sample, int(a.budget), a.threads)
     else:
         trace(a.n, a.width, a.worth, a.threads)
 
