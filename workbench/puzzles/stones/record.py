@@ -952,12 +952,14 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
     records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
-    resumed = max([v for u, (v, _) in start.items() if u <= n], default=0)
+    resumed, resumed_from = max([(v, u) for u, (v, _) in start.items() if u <= n], default=None), ""
+    if resumed is not None:
+        entry = json.loads(path.read_text())[str(resumed[1])]
+        resumed_from = f", resumed from a stored board of {resumed[0]} ({entry['by']}, found {entry['found']})"
     return Result(status=Status.FEASIBLE, objective=value, values=board, solution=board,
                   message=f"record hunt: {runs} beam runs of width up to {params.width} in "
                           f"{time.monotonic() - began:.0f} s, filter {params.filter}"
-                          + (f", nmax {nmax}" if nmax > n else "")
-                          + (f", resumed from a stored board of {resumed} ({path})" if resumed else ""))
+                          + (f", nmax {nmax}" if nmax > n else "") + resumed_from)
 
 
 if __name__ == "__main__":
