@@ -8,6 +8,8 @@ measurements on the published boards (data/record-boards.csv), each a subcommand
     python docs/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
     python docs/stones_synergy.py trace 8 300 10         # the board's prefix against a lookahead beam
     python docs/stones_synergy.py class_rank 6 14 2      # v2 of the prefix against its class in a beam
+    python docs/stones_synergy.py finish_prefix 6 14     # lookahead beams from the board's prefix
+    python docs/stones_synergy.py sweep 6 13 3           # a class sweep at a given level
 """
 from __future__ import annotations
 
@@ -147,20 +149,26 @@ def trace(n: int, width: int, worth: float, threads: int) -> None:
     lookahead(n, width, 0, worth=worth, threads=threads, on_level=level)
 
 
-def class_rank(n: int, k: int, j: int, width: int, sample: int, budget: int, threads: int) -> None:
-    """The board's prefix at k against the boards of a fresh counting beam (lexicographic, seed 0)
-    that have as many ones down: how many beat it on the exact best with j more ones (vj)? With
-    sample 0, every board of the class."""
-    mine = prefix(published_boards()[n], k)
-    down = sum(1 for *_, v in mine if v == 1)
+def class_of(n: int, k: int, down: int, width: int) -> list[np.ndarray]:
+    """The boards (placement sequences) with `down` ones after level k of a fresh counting beam
+    (lexicographic, seed 0)."""
     held: list[np.ndarray] = []
 
     def level(at: int, scores: list[float], kept: list[np.ndarray]) -> None:
         if at == k:
-            held.extend(kept)
+            held.extend(seq for seq in kept if int((seq >= ONE).sum()) == down)
 
     beam(n, width, LEXICOGRAPHIC, 0, on_level=level)
-    boards = [to_board(seq) for seq in held if int((seq >= ONE).sum()) == down]
+    return held
+
+
+def class_rank(n: int, k: int, j: int, width: int, sample: int, budget: int, threads: int) -> None:
+    """The board's prefix at k against the boards of a fresh counting beam that have as many ones
+    down: how many beat it on the exact best with j more ones (vj)? With sample 0, every board of
+    the class."""
+    mine = prefix(published_boards()[n], k)
+    down = sum(1 for *_, v in mine if v == 1)
+    boards = [to_board(seq) for seq in class_of(n, k, down, width)]
     kept = board_hash(mine) in {board_hash(b) for b in boards}
     if sample:
         boards = random.Random(0).sample(boards, min(sample, len(boards)))
@@ -171,6 +179,35 @@ def class_rank(n: int, k: int, j: int, width: int, sample: int, budget: int, thr
     print(f"n = {n}, k = {k}, {down} ones down: the prefix is {'' if kept else 'not '}in the beam; its v{j} "
           f"{out.best}{'' if out.complete else ' (cut)'}; {sum(v > (out.best or k) for v in values)} above it and "
           f"{sum(v == out.best for v in values)} equal, of {len(values)} boards ({time.time() - began:.0f} s)")
+
+
+def finish_prefix(n: int, k: int, widths: list[int], threads: int) -> None:
+    """Lookahead beams (worth 10) started from the board's own prefix at k."""
+    for width in widths:
+        began = time.time()
+        reached = lookahead(n, width, 0, start=to_sequence(published_boards()[n], k), threads=threads)
+        print(f"n = {n}, from k = {k}, width {width}: {reached.get(n)} ({time.time() - began:.1f} s)", flush=True)
+
+
+def sweep(n: int, k: int, down: int, first: int, count: int, threads: int) -> None:
+    """A class sweep, given the level: the boards with `down` ones at k of a width-1e5 counting
+    beam, ranked by v1 (5e4 positions), the best `first` of them by v2 (1e6 positions, ties by v1),
+    then a width-100 lookahead beam from each of the best `count`, in that order."""
+    began = time.time()
+    seqs = class_of(n, k, down, 100000)
+    boards = [to_board(seq) for seq in seqs]
+    mine = board_hash(prefix(published_boards()[n], k))
+    with cf.ThreadPoolExecutor(threads) as pool:
+        v1 = [o.best or k for o in pool.map(lambda b: subtree(down + 1, b, 50000), boards)]
+        order = sorted(range(len(boards)), key=lambda i: -v1[i])[:first]
+        v2 = dict(zip(order, [o.best or k for o in pool.map(lambda i: subtree(down + 2, boards[i], 10**6), order)]))
+    order.sort(key=lambda i: (-v2[i], -v1[i]))
+    where = [place for place, i in enumerate(order) if board_hash(boards[i]) == mine]
+    print(f"{len(boards)} boards in the class; the record's prefix ranks {where or 'nowhere'} "
+          f"({time.time() - began:.0f} s)", flush=True)
+    for place, i in enumerate(order[:count]):
+        reached = lookahead(n, 100, 0, start=[int(e) for e in seqs[i]], threads=threads)
+        print(f"{place}: v2 {v2[i]}, v1 {v1[i]}, reached {reached.get(n)} ({time.time() - began:.0f} s)", flush=True)
 
 
 def main() -> None:
@@ -197,6 +234,17 @@ def main() -> None:
     c.add_argument("--sample", type=int, default=200, help="boards of the class scored (0: all)")
     c.add_argument("--budget", type=float, default=1e6)
     c.add_argument("--threads", type=int, default=2)
+    f = sub.add_parser("finish_prefix")
+    f.add_argument("n", type=int)
+    f.add_argument("k", type=int)
+    f.add_argument("--widths", default="100,300")
+    f.add_argument("--threads", type=int, default=2)
+    w = sub.add_parser("sweep")
+    for name in ("n", "k", "down"):
+        w.add_argument(name, type=int)
+    w.add_argument("--first", type=int, default=1000, help="boards kept by v1 for v2")
+    w.add_argument("--count", type=int, default=60, help="lookahead beams run")
+    w.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     ints = lambda text: [int(x) for x in text.split(",")]
     if a.what == "schedules":
@@ -209,6 +257,10 @@ def main() -> None:
         prefix_values(a.n, ints(a.first), ints(a.second), int(a.budget))
     elif a.what == "layouts":
         layouts(a.n, int(a.first), ints(a.second), int(a.budget))
+    elif a.what == "finish_prefix":
+        finish_prefix(a.n, a.k, ints(a.widths), a.threads)
+    elif a.what == "sweep":
+        sweep(a.n, a.k, a.down, a.first, a.count, a.threads)
     elif a.what == "class_rank":
         class_rank(a.n, a.k, a.j, a.width, a.sample, int(a.budget), a.threads)
     else:
