@@ -945,6 +945,10 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
         report(Incumbent(value, None, board))
 
     start = load_store(path, nmax) if params.resume else {}
+    resumed_from = ""                         # read now: the hunt rewrites the store as it improves it
+    if (resumed := max([(v, u) for u, (v, _) in start.items() if u <= n], default=None)) is not None:
+        entry = json.loads(path.read_text())[str(resumed[1])]
+        resumed_from = f", resumed from a stored board of {resumed[0]} ({entry['by']}, found {entry['found']})"
     log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
     began = time.monotonic()
     how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster,
@@ -952,10 +956,6 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
     records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
-    resumed, resumed_from = max([(v, u) for u, (v, _) in start.items() if u <= n], default=None), ""
-    if resumed is not None:
-        entry = json.loads(path.read_text())[str(resumed[1])]
-        resumed_from = f", resumed from a stored board of {resumed[0]} ({entry['by']}, found {entry['found']})"
     return Result(status=Status.FEASIBLE, objective=value, values=board, solution=board,
                   message=f"record hunt: {runs} beam runs of width up to {params.width} in "
                           f"{time.monotonic() - began:.0f} s, filter {params.filter}"
