@@ -19,16 +19,22 @@ from workbench.puzzles.stones.record import (
     FILTERS,
     LEXICOGRAPHIC,
     LOOKAHEAD_WIDTH,
+    ONE,
     ONE_WORTH,
     REACH,
+    SWEEP_LOOKAHEAD,
+    SWEEP_SHARE,
+    V2_POSITIONS,
     WORTHS,
     HuntOptions,
     Plan,
     Restart,
+    Sweep,
     beam,
     board_hash,
     book,
     finish,
+    fresh_class,
     hunt,
     lookahead,
     loose_ones,
@@ -36,6 +42,7 @@ from workbench.puzzles.stones.record import (
     published_boards,
     run_job,
     score_keys,
+    sweep_order,
     to_board,
     to_sequence,
     warm_up,
@@ -201,11 +208,11 @@ def test_a_multi_count_hunt_plans_for_every_count():
     """With nmax > n the plan serves every count: an exhaustive ending for each count's best board
     first, then re-runs that take the counts in turn, each from that count's best board."""
     boards = published_boards()
-    plan = Plan(6, 8, 20000, "near", 0, 600.0)
+    plan = Plan(6, 8, 20000, "near", 0, 600.0, sweep=0)
     plan.absorb({5: (49, BOARD_49), 7: (71, boards[7]), 8: (80, boards[8])})
     endings = [plan.next_job(600.0) for _ in range(3)]
     assert [(e.n, max(v for *_, v in e.board)) for e in endings] == [(6, 49), (7, 71), (8, 80)]
-    counting = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_width=0)
+    counting = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_width=0, sweep=0)
     assert not any(getattr(counting.next_job(600.0), "worth", 0) for _ in range(6))
     jobs = []
     for _ in range(40):             # lookaheads take 60 s, counting beams 5 s: the time splits evenly
@@ -218,7 +225,7 @@ def test_a_multi_count_hunt_plans_for_every_count():
     assert len(looks) in (4, 5) and all(WORTHS[0] <= job.worth <= WORTHS[1] and job.threads == 1 for job in looks)
     counting_job = next(job for job in reruns if job.threads == 1)
     assert plan.next_job(600.0, [(counting_job, time.monotonic() - 1e4)]).worth    # running beams count too
-    shared = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_threads=2)
+    shared = Plan(6, 8, 20000, "near", 0, 600.0, lookahead_threads=2, sweep=0)
     assert [job.threads for job in (shared.next_job(600.0) for _ in range(2))] == [1, 2]
     reruns += [job for job in looks if job.start]
     source = {6: BOARD_49, 7: boards[7], 8: boards[8]}
@@ -305,3 +312,59 @@ def test_the_hunts_first_lookahead_finds_a5_from_scratch():
     assert found[5][0] == 49 == PUBLISHED[5]
     for u, (value, board) in found.items():
         assert check(u, board).objective == value
+
+
+def test_a_hunt_sweeps_its_count_once_on_its_share_of_the_time():
+    """A class sweep for the hunt's count: a ranking on every thread, then one lookahead job per
+    ranked board, best first; while it has work it holds SWEEP_SHARE of the worker time, and after
+    it the lookahead and counting beams split the time again. By default only n = 6 is swept."""
+    assert [HuntOptions().sweep_share(n) for n in (5, 6, 7)] == [0, SWEEP_SHARE, 0]
+    assert HuntOptions(sweep=0.25).sweep_share(7) == 0.25 and Plan(5, 7, 20000, "near", 0, 600.0).unswept == []
+    plan = Plan(6, 7, 20000, "near", 0, 600.0, lookahead_threads=2, sweep=SWEEP_SHARE)
+    first = plan.next_job(600.0)
+    assert isinstance(first, Restart) and not first.worth and not first.swept      # the first run counts
+    book(plan.spent, first, 5.0)
+    rank = plan.next_job(600.0)
+    assert isinstance(rank, Sweep) and (rank.ones, rank.threads, rank.width) == (6, 2, 20000)
+    starts = [(100 + i,) for i in range(30)]
+    jobs = [plan.next_job(600.0, [(rank, time.monotonic() - 50.0)])]   # while it ranks, no other sweep
+    assert not isinstance(jobs[0], Sweep) and not jobs[0].swept
+    book(plan.spent, rank, 50.0)
+    plan.ranked(6, starts)
+    while len(jobs) < 300:
+        jobs.append(plan.next_job(600.0))
+        if not plan.to_finish:
+            break
+        book(plan.spent, jobs[-1], 20.0 if jobs[-1].swept else 60.0 if jobs[-1].worth else 5.0)
+    swept = [job for job in jobs if isinstance(job, Restart) and job.swept]
+    assert [job.start for job in swept] == starts and {job.ones for job in swept} == {6}
+    assert all(job.width == SWEEP_LOOKAHEAD and job.threads == 1 and job.worth for job in swept)
+    total = sum(plan.spent.values())
+    assert abs(plan.spent["sweep"] - SWEEP_SHARE * total) <= 60.0 + 20.0
+    rest = [plan.next_job(600.0) for _ in range(10)]
+    assert not any(isinstance(job, Sweep) or getattr(job, "swept", False) for job in rest)   # every count swept
+
+
+def test_a_class_sweep_ranks_legal_boards_best_v2_first():
+    """sweep_order on a narrow beam: each board holds 3 ones for 6, its third spent on the number
+    before its last, replays legally, and the boards come best v2 first (recomputed here: the
+    kernel's budget-cut search is a function of the board)."""
+    order = sweep_order(6, 0, FILTERS["near"], threads=2, width=3000)
+    assert 20 <= len(order)
+    boards = [to_board(np.array(seq)) for seq in order]
+    for seq, board in zip(order, boards):
+        assert sum(1 for e in seq if e >= ONE) == 3 and seq[-3] >= ONE > seq[-2]
+        assert check(6, board).ok
+    v2 = [subtree(5, board, V2_POSITIONS).best for board in boards]
+    assert v2 == sorted(v2, reverse=True)
+
+
+def test_the_60_boards_prefix_is_in_its_fresh_class_and_finishes_to_60():
+    """The sweep's two halves on the proven a(6) = 60 board: its prefix at 13 (3 ones, the third
+    spent on 12) is among the boards a width-1e5 counting beam gives fresh_class, and it alone of
+    its prefixes; a sweep's lookahead beam from it reaches 60 (docs/stones-record.md)."""
+    board = published_boards()[6]
+    held = {board_hash(to_board(seq)) for seq in fresh_class(6, 100000, 0, FILTERS["near"])}
+    assert [k for k in range(3, 60) if board_hash(prefix(board, k)) in held] == [13]
+    reached = lookahead(6, SWEEP_LOOKAHEAD, 0, start=to_sequence(board, 13), threads=2)
+    assert reached[6] == 60 == PUBLISHED[6]

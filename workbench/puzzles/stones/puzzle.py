@@ -47,6 +47,9 @@ class StonesParams(Params):
                         applies=NATIVE)
     lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
                                  "they get half the worker time; 0: counting beams only", int, applies=NATIVE)
+    sweep: float | None = option(None, "record hunt: the share of the worker time for a class sweep (boards "
+                                      "with n - 3 ones ranked by exact lookaheads, the best finished by lookahead "
+                                      "beams; n >= 6); default 0.5 for n = 6, else 0", float, applies=NATIVE)
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
                                  "to 11) or off", applies=NATIVE)
@@ -66,6 +69,8 @@ class StonesParams(Params):
             raise BadInput("stones: --width must be between 100 and 10000000")
         if self.lookahead != 0 and not 10 <= self.lookahead <= 100_000:
             raise BadInput("stones: --lookahead must be 0 or between 10 and 100000")
+        if self.sweep is not None and not 0 <= self.sweep < 1:
+            raise BadInput("stones: --sweep must be at least 0 and below 1")
         if self.filter not in ONES_FILTERS:
             raise BadInput(f"stones: --filter must be one of {', '.join(ONES_FILTERS)}")
 
@@ -155,7 +160,9 @@ class StonesPuzzle(Puzzle):
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
                             label=f"{solver}, box {DEFAULT_BOX[n]}") for n in (2, 3)
                   for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]
-        cases += [BenchCase(self.name, 6, "search", 1800.0, params={"nmax": 8},
+        cases += [BenchCase(self.name, 6, "search", 1800.0,
+                            label="record hunt, one 30-min run for n = 6 (half of it the class sweep)"),
+                  BenchCase(self.name, 6, "search", 1800.0, params={"nmax": 8, "sweep": 0},
                             label="record hunt, one 30-min run for n = 6..8 (7 and 8 in the hunt's store)"),
                   BenchCase(self.name, 9, "search", 7200.0, params={"nmax": 12},
                             label="record hunt, one 2-hour run for n = 9..12 (10..12 in the hunt's store)")]

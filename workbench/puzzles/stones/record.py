@@ -455,7 +455,8 @@ class Records:
         return True
 
 
-LevelHook = Callable[[int, list[float], list[np.ndarray]], None]   # (k, scores, boards kept), best first
+# (k, scores, boards kept), best first; a true answer stops the beam
+LevelHook = Callable[[int, list[float], list[np.ndarray]], bool | None]
 
 
 def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray = FILTERS["near"],
@@ -465,8 +466,8 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
     """One beam run up to nmax ones, from the first moves or from a placement sequence `start`.
     After k, only sums below k + horizon (and below the cap) count as distinct or large sums.
     Calls on_record(ones, value, board) for each first board reaching a value with that many ones,
-    and on_level(k, scores, boards) with the boards kept after each level, best first;
-    returns {ones: largest value reached}."""
+    and on_level(k, scores, boards) with the boards kept after each level, best first (a true answer
+    stops the run); returns {ones: largest value reached}."""
     prime = prime_below(width)
     length = value_cap(nmax) + nmax + 2
     firsts = [start] if start else starts()
@@ -488,13 +489,14 @@ def beam(nmax: int, width: int, weights: np.ndarray, seed: int, filt: np.ndarray
                table, grid, rec)
         nb = _gather(table, boards, nb, spare, scores)
         boards, spare = spare, boards
-        if on_level is not None:
-            best = np.argsort(-scores[:nb], kind="stable")
-            on_level(k, scores[best].tolist(), [boards[0][i, :boards[1][i]].copy() for i in best])
         for u in np.flatnonzero(rec_k > known):
             reached[int(u)] = int(rec_k[u])
             if on_record is not None:
                 on_record(int(u), int(rec_k[u]), to_board(rec_seq[u, :rec_n[u]]))
+        if on_level is not None:
+            best = np.argsort(-scores[:nb], kind="stable")
+            if on_level(k, scores[best].tolist(), [boards[0][i, :boards[1][i]].copy() for i in best]):
+                break
     return reached
 
 
@@ -635,6 +637,52 @@ def finish(n: int, board: list[list[int]], seconds: float) -> tuple[int, list[li
     return best, board
 
 
+SWEEP_SHARE = 0.5         # the hunt's worker time for its class sweep, while that has work
+SWEPT_BY_DEFAULT = (6,)   # counts swept unless told: at 7 and 8 a width-1e5 beam loses the records' prefixes first
+SWEEP_WIDTH = 100_000     # the counting beam a sweep draws its boards from
+SWEEP_RANKED = 1000       # boards with the best v1 that get a v2
+SWEEP_FINISHED = 200      # boards, best v2 first, that a sweep finishes with a lookahead beam
+SWEEP_LOOKAHEAD = 100     # that beam's width (from the 60 board's prefix: 60 at 100, 57 at 30 and 50)
+V2_POSITIONS = 1_000_000  # the exact kernel's budget for a v2 (about 60 ms a board at n = 6)
+
+
+def fresh_class(u: int, width: int, seed: int, filt: np.ndarray, deadline: Deadline = NEVER) -> list[np.ndarray]:
+    """The boards of a lexicographic counting beam for u ones that hold u - 3 ones, the last of
+    them spent on the number before the board's last: one board per line of play, taken just as
+    its latest one shows what it buys, at whatever level that happens (so no level is chosen)."""
+    down = u - 3
+    held: list[np.ndarray] = []
+
+    def level(k: int, scores: list[float], kept: list[np.ndarray]) -> bool:
+        ones = [int((seq >= ONE).sum()) for seq in kept]
+        held.extend(seq for seq, m in zip(kept, ones) if m == down and len(seq) >= 3 and seq[-3] >= ONE)
+        return min(ones, default=u) > down or deadline.passed()     # no board can join the class any more
+
+    beam(u, width, LEXICOGRAPHIC, seed, filt, on_level=level)
+    return held
+
+
+def sweep_order(u: int, seed: int, filt: np.ndarray, threads: int = 1, deadline: Deadline = NEVER,
+                width: int = SWEEP_WIDTH) -> list[tuple[int, ...]]:
+    """A class sweep's order: the boards of fresh_class ranked by v1 (the exact best with one more
+    one), the best SWEEP_RANKED of them by v2 (two more ones; ties by v1), best first, the first
+    SWEEP_FINISHED kept. Why: the record boards hide from every score of a beam until nearly all
+    their ones are down, so a beam drops them; ranked on their own, without a beam's competition,
+    the 60 board's prefix comes 51st of about 10,800 boards (docs/stones-record.md)."""
+    seqs = fresh_class(u, width, seed, filt, deadline)
+    boards = [to_board(seq) for seq in seqs]
+
+    def value(extra: int, budget: int) -> Callable[[int], int]:
+        return lambda i: 0 if deadline.passed() else subtree(u - 3 + extra, boards[i], budget).best or 0
+
+    with cf.ThreadPoolExecutor(threads) as pool:
+        v1 = list(pool.map(value(1, LOOKAHEAD_POSITIONS), range(len(boards))))
+        order = sorted(range(len(boards)), key=lambda i: -v1[i])[:SWEEP_RANKED]
+        v2 = dict(zip(order, pool.map(value(2, V2_POSITIONS), order)))
+    order.sort(key=lambda i: (-v2[i], -v1[i]))
+    return [tuple(int(e) for e in seqs[i]) for i in order[:SWEEP_FINISHED]]
+
+
 @dataclass(frozen=True)
 class Restart:
     """One beam run of the hunt, picklable so that the task layer can run it on any worker. `start`
@@ -653,6 +701,7 @@ class Restart:
     ones: int = 0             # the ones count it serves (its log line reports that count's best)
     worth: float = 0.0
     threads: int = 1          # a lookahead beam's threads (they score its children)
+    swept: bool = False       # a lookahead finishing a board of a class sweep (its time is the sweep's)
 
 
 @dataclass(frozen=True)
@@ -665,23 +714,50 @@ class Ending:
     origin: str = "exhaustive ending"
 
 
-Job = Restart | Ending
+@dataclass(frozen=True)
+class Sweep:
+    """The ranking half of a class sweep (sweep_order) as a job of the hunt; the hunt then finishes
+    each board it returns with a lookahead beam, one job each."""
+
+    ones: int
+    seed: int
+    filter: str = "near"
+    threads: int = 1
+    width: int = SWEEP_WIDTH
+    origin: str = "class sweep"
+
+
+Job = Restart | Ending | Sweep
+
+
+def kind(job: Job) -> str:
+    """Whose share of the worker time a job spends."""
+    if isinstance(job, Sweep) or (isinstance(job, Restart) and job.swept):
+        return "sweep"
+    if isinstance(job, Restart):
+        return "lookahead" if job.worth else "counting"
+    return "ending"
 
 
 def book(totals: dict[str, float], job: Job, seconds: float) -> None:
-    """Add a beam's wall time, times the threads it holds, to its kind's worker-seconds."""
-    if isinstance(job, Restart):
-        totals["lookahead" if job.worth else "counting"] += seconds * job.threads
+    """Add a job's wall time, times the threads it holds, to its kind's worker-seconds (endings are
+    not counted)."""
+    if (what := kind(job)) in totals:
+        totals[what] += seconds * (1 if isinstance(job, Ending) else job.threads)
 
 
 Found = dict[int, tuple[int, list[list[int]]]]     # ones used -> (value, board)
+Ranked = list[tuple[int, ...]]                      # a sweep's boards to finish, as placement sequences
 
 
-def run_job(job: Job, stop_at: float, stream: Callable[[int, int, list[list[int]]], None] | None = None) -> Found:
-    """The hunt's kernel on the task layer's executor (threads or Dask workers): a beam run or an
-    exhaustive ending, cut at the wall-clock instant stop_at. Returns the best board per ones count;
-    a beam run on threads also passes each one to `stream` as it finds it (a lookahead job takes
-    minutes)."""
+def run_job(job: Job, stop_at: float,
+            stream: Callable[[int, int, list[list[int]]], None] | None = None) -> Found | Ranked:
+    """The hunt's kernel on the task layer's executor (threads or Dask workers): a beam run, an
+    exhaustive ending or a sweep's ranking, cut at the wall-clock instant stop_at. Returns the best
+    board per ones count (a sweep: its boards in order); a beam run on threads also passes each
+    board to `stream` as it finds it (a lookahead job takes minutes)."""
+    if isinstance(job, Sweep):
+        return sweep_order(job.ones, job.seed, FILTERS[job.filter], job.threads, Deadline.at_wall(stop_at), job.width)
     if isinstance(job, Ending):
         value, board = finish(job.n, job.board, min(job.seconds, max(0.0, stop_at - time.time())))
         return {sum(1 for *_, v in board if v == 1): (value, board)}
@@ -742,16 +818,23 @@ class Plan:
     doubling from 10^4 up to `width`. Re-runs from a best board's first M numbers, M descending from
     just below it after each improvement, then at random; half of them keep the board's ones but
     one that touches no number yet. With nmax > n the re-runs take the ones counts n..nmax in turn,
-    so that one hunt serves a whole table. Each new best board gets an exhaustive ending (finish)."""
+    so that one hunt serves a whole table. Each new best board gets an exhaustive ending (finish).
+    A class sweep for n ones (sweep_order, then a lookahead beam from each board it ranks) holds
+    `sweep` of the worker time while it has work."""
 
     def __init__(self, n: int, nmax: int, width: int, filt: str, seed: int, limit: float,
-                 lookahead_width: int = LOOKAHEAD_WIDTH, lookahead_threads: int = 1) -> None:
+                 lookahead_width: int = LOOKAHEAD_WIDTH, lookahead_threads: int = 1,
+                 sweep: float = SWEEP_SHARE) -> None:
         self.n, self.nmax, self.width, self.filter, self.limit = n, nmax, width, filt, limit
-        self.lookahead_width, self.lookahead_threads = lookahead_width, lookahead_threads
+        self.lookahead_width, self.lookahead_threads, self.sweep = lookahead_width, lookahead_threads, sweep
         self.rng = np.random.default_rng(seed)
         self.records = Records(nmax)
         self.runs = self.fresh = self.counting = self.looks = 0
-        self.spent = {"counting": 0.0, "lookahead": 0.0}      # worker-seconds of the ended beams, by kind
+        self.spent = {"counting": 0.0, "lookahead": 0.0, "sweep": 0.0}   # worker-seconds of ended jobs, by kind
+        self.unswept = [n] if sweep > 0 and n >= 6 else []   # counts still to rank (n: its class holds a one)
+        self.ranking = False                                  # a sweep's ranking job is out
+        self.to_finish: list[tuple[int, int, tuple[int, ...]]] = []   # (ones, place, start) left by sweeps
+        self.ranked_size: dict[int, int] = {}
         self.cut = dict.fromkeys(range(n, nmax + 1), 0)       # per count: the descent's next prefix length
         self.finished = dict.fromkeys(range(n, nmax + 1), 0)  # per count: the best value given an ending
 
@@ -768,11 +851,37 @@ class Plan:
     def best(self) -> tuple[int, list[list[int]] | None]:
         return self.records.best(self.n)
 
-    def next_job(self, left: float, running: Iterable[tuple[Job, float]] = ()) -> Job:
-        """The next job; the running jobs (each with when it began) count so far beside `spent`. Lookahead
-        and counting beams share the time evenly: a lookahead beam holds every thread for minutes
-        and a counting beam takes seconds, so alternating jobs would leave counting beams almost none
+    def ranked(self, u: int, order: Ranked) -> None:
+        """A sweep's ranking came back: its boards wait to be finished, best first."""
+        self.ranking = False
+        self.ranked_size[u] = len(order)
+        self.to_finish += [(u, place, start) for place, start in enumerate(order)]
+
+    def due(self, load: dict[str, float]) -> str:
+        """The kind of job whose share of the worker time is the most behind (ties: sweep, then
+        lookahead, then counting). Sweeps hold `sweep` of it while they have work; lookahead and
+        counting beams split the rest evenly: a lookahead beam holds every thread for minutes and a
+        counting beam takes seconds, so alternating jobs would leave counting beams almost none
         (with 12 ones they found better boards for 10..12 ones than the lookaheads)."""
+        sweeping = self.sweep if self.to_finish or (self.unswept and not self.ranking) else 0.0
+        looking = (1 - sweeping) / 2 if self.lookahead_width else 0.0
+        share = {"sweep": sweeping, "lookahead": looking, "counting": 1 - sweeping - looking}
+        return min((what for what in share if share[what] > 0), key=lambda what: load[what] / share[what])
+
+    def sweep_job(self) -> Job:
+        """The next board a sweep ranked, finished by a lookahead beam on one thread; else the next
+        count's ranking, on every thread."""
+        if self.to_finish:
+            u, place, start = self.to_finish.pop(0)
+            return Restart(u, SWEEP_LOOKAHEAD, (), int(self.rng.integers(1 << 31)), self.filter, start=start,
+                           origin=f" (class sweep for {u} ones, board {place + 1} of {self.ranked_size[u]})",
+                           ones=u, worth=ONE_WORTH, swept=True)
+        self.ranking = True
+        return Sweep(self.unswept.pop(0), int(self.rng.integers(1 << 31)), self.filter, self.lookahead_threads,
+                     min(self.width, SWEEP_WIDTH))
+
+    def next_job(self, left: float, running: Iterable[tuple[Job, float]] = ()) -> Job:
+        """The next job; the running jobs (each with when it began) count so far beside `spent`."""
         for u in self.cut:
             best, board = self.records.best(u)
             if board is not None and best > self.finished[u] and best >= 10:
@@ -786,7 +895,10 @@ class Plan:
         load, now = dict(self.spent), time.monotonic()
         for held, began in running:
             book(load, held, now - began)
-        if self.lookahead_width and self.counting and load["lookahead"] <= load["counting"]:   # the first run counts
+        due = self.due(load) if self.counting else "counting"      # the first run counts
+        if due == "sweep":
+            return self.sweep_job()
+        if due == "lookahead":
             return self.lookahead_job(u, best, board)
         self.counting += 1
         first = self.counting == 1
@@ -839,7 +951,8 @@ class Plan:
 @dataclass(frozen=True)
 class HuntOptions:
     """How a hunt runs: where (threads, or a Dask cluster), its seed, the widest beam, the filter
-    for new ones, the most ones its beams track (default n), the first lookahead width (0: none)."""
+    for new ones, the most ones its beams track (default n), the first lookahead width (0: none),
+    the class sweeps' share of the worker time (0: none)."""
 
     threads: int = 1
     seed: int = 0
@@ -848,6 +961,12 @@ class HuntOptions:
     nmax: int | None = None
     cluster: str | None = None
     lookahead: int = LOOKAHEAD_WIDTH
+    sweep: float | None = None
+
+    def sweep_share(self, n: int) -> float:
+        """The class sweep's share of the worker time: as given, else SWEEP_SHARE for the counts
+        where a sweep is measured to help."""
+        return self.sweep if self.sweep is not None else SWEEP_SHARE if n in SWEPT_BY_DEFAULT else 0.0
 
 
 def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log: Callable[[str], None] | None = None,
@@ -865,7 +984,7 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
     stop_at = time.time() + limit
     local = how.cluster is None
     plan = Plan(n, max(n, how.nmax or n), how.width, how.filter, how.seed, limit, how.lookahead,
-                max(1, how.threads) if local else 1)
+                max(1, how.threads) if local else 1, how.sweep_share(n))
     plan.absorb(start or {})
 
     def absorb(found: Found) -> None:
@@ -880,7 +999,14 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
             if on_best is not None:
                 on_best(best, board)
 
-    def take(job: Job, found: Found) -> None:
+    def take(job: Job, found: Found | Ranked) -> None:
+        if isinstance(job, Sweep):
+            assert isinstance(found, list)
+            plan.ranked(job.ones, found)
+            if log is not None:
+                log(f"{deadline.elapsed():8.1f}s class sweep for {job.ones} ones: {len(found)} boards to finish")
+            return
+        assert isinstance(found, dict)
         absorb(found)
         if log is not None:
             best = plan.best()[0]
@@ -893,9 +1019,9 @@ def hunt(n: int, time_limit: float | None, how: HuntOptions = HuntOptions(), log
     streamed: queue.SimpleQueue[tuple[int, int, list[list[int]]]] = queue.SimpleQueue()
     stream = (lambda u, v, b: streamed.put((u, v, b))) if local else None     # Dask jobs report when they end
     with executor(Settings(threads=how.threads, cluster=how.cluster)) as (pool, workers):
-        running: dict[cf.Future[Found], tuple[Job, float]] = {}      # each job and when it began
+        running: dict[cf.Future[Found | Ranked], tuple[Job, float]] = {}      # each job and when it began
         waiting: Job | None = None          # a job that needs more workers than are free
-        slots = lambda job: job.threads if isinstance(job, Restart) else 1
+        slots = lambda job: 1 if isinstance(job, Ending) else job.threads
 
         while True:
             while sum(slots(job) for job, _ in running.values()) < workers and not deadline.passed():
@@ -952,7 +1078,7 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
     log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
     began = time.monotonic()
     how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster,
-                      params.lookahead)
+                      params.lookahead, params.sweep)
     records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
@@ -974,11 +1100,13 @@ if __name__ == "__main__":
     ap.add_argument("--width", type=int, default=200000, help="largest beam width")
     ap.add_argument("--filter", default="near", choices=sorted(FILTERS))
     ap.add_argument("--lookahead", type=int, default=LOOKAHEAD_WIDTH, help="first lookahead width (0: none)")
+    ap.add_argument("--sweep", type=float, default=None,
+                    help=f"the class sweep's share of the worker time (default {SWEEP_SHARE} for n = 6)")
     ap.add_argument("--out", help="write the best board per ones count here as JSON (checked)")
     a = ap.parse_args()
     warm_up()
     recs, nruns = hunt(a.n, a.time_limit, HuntOptions(a.threads, a.seed, a.width, a.filter, a.nmax, a.cluster,
-                                                         a.lookahead), print)
+                                                         a.lookahead, a.sweep), print)
     found = {u: (v, b) for u, (v, b) in enumerate(zip(recs.value, recs.board)) if b is not None}
     for u, (v, b) in found.items():
         print(f"{u} ones: {v} ({check(u, b).message})")
