@@ -10,6 +10,7 @@ measurements on the published boards (data/record-boards.csv), each a subcommand
     python docs/stones_synergy.py class_rank 6 14 2      # v2 of the prefix against its class in a beam
     python docs/stones_synergy.py finish_prefix 6 14     # lookahead beams from the board's prefix
     python docs/stones_synergy.py sweep 6 13 3           # a class sweep at a given level
+    python docs/stones_synergy.py fresh 6                # the hunt's class sweep: where the record's prefix ranks
 """
 from __future__ import annotations
 
@@ -32,9 +33,11 @@ from workbench.puzzles.stones.record import (
     _look,
     beam,
     board_hash,
+    fresh_class,
     lookahead,
     prefix,
     published_boards,
+    sweep_order,
     to_board,
     to_sequence,
 )
@@ -210,6 +213,22 @@ def sweep(n: int, k: int, down: int, first: int, count: int, threads: int) -> No
         print(f"{place}: v2 {v2[i]}, v1 {v1[i]}, reached {reached.get(n)} ({time.time() - began:.0f} s)", flush=True)
 
 
+def fresh(n: int, seed: int, width: int, threads: int) -> None:
+    """The hunt's class sweep (record.sweep_order): the boards with n - 3 ones, the last spent one
+    number ago, at every level of a counting beam; which prefixes of the record board are among
+    them, and where they come in the sweep's order."""
+    board = published_boards()[n]
+    mine = {board_hash(prefix(board, k)): k for k in range(3, max(v for *_, v in board) + 1)}
+    began = time.time()
+    held = fresh_class(n, width, seed, FILTERS["near"])
+    levels = sorted(mine[h] for h in {board_hash(to_board(seq)) for seq in held} if h in mine)
+    print(f"{len(held)} boards in the class ({time.time() - began:.0f} s); the record's prefixes among them: "
+          f"k = {levels or 'none'}", flush=True)
+    order = [board_hash(to_board(np.array(seq))) for seq in sweep_order(n, seed, FILTERS["near"], threads, width=width)]
+    places = [(place + 1, mine[h]) for place, h in enumerate(order) if h in mine]
+    print(f"in the sweep's order: {places or 'not among the first'} of {len(order)} ({time.time() - began:.0f} s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -245,6 +264,11 @@ def main() -> None:
     w.add_argument("--first", type=int, default=1000, help="boards kept by v1 for v2")
     w.add_argument("--count", type=int, default=60, help="lookahead beams run")
     w.add_argument("--threads", type=int, default=2)
+    e = sub.add_parser("fresh")
+    e.add_argument("n", type=int)
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--width", type=int, default=100000)
+    e.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     ints = lambda text: [int(x) for x in text.split(",")]
     if a.what == "schedules":
@@ -261,6 +285,8 @@ def main() -> None:
         finish_prefix(a.n, a.k, ints(a.widths), a.threads)
     elif a.what == "sweep":
         sweep(a.n, a.k, a.down, a.first, a.count, a.threads)
+    elif a.what == "fresh":
+        fresh(a.n, a.seed, a.width, a.threads)
     elif a.what == "class_rank":
         class_rank(a.n, a.k, a.j, a.width, a.sample, int(a.budget), a.threads)
     else:

@@ -49,7 +49,7 @@ class StonesParams(Params):
                                  "they get half the worker time; 0: counting beams only", int, applies=NATIVE)
     sweep: float | None = option(None, "record hunt: the share of the worker time for a class sweep (boards "
                                       "with n - 3 ones ranked by exact lookaheads, the best finished by lookahead "
-                                      "beams; n >= 6); default 0.5 for n = 6, else 0", float, applies=NATIVE)
+                                      "beams; n >= 6); default 0.9 for n = 6, else 0", float, applies=NATIVE)
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
                                  "to 11) or off", applies=NATIVE)
@@ -161,7 +161,7 @@ class StonesPuzzle(Puzzle):
                             label=f"{solver}, box {DEFAULT_BOX[n]}") for n in (2, 3)
                   for solver in ("cpsat", "minizinc:gecode", "highs", "cbc")]
         cases += [BenchCase(self.name, 6, "search", 1800.0,
-                            label="record hunt, one 30-min run for n = 6 (half of it the class sweep)"),
+                            label="record hunt, one 30-min run for n = 6 (most of it the class sweep)"),
                   BenchCase(self.name, 6, "search", 1800.0, params={"nmax": 8, "sweep": 0},
                             label="record hunt, one 30-min run for n = 6..8 (7 and 8 in the hunt's store)"),
                   BenchCase(self.name, 9, "search", 7200.0, params={"nmax": 12},
