@@ -346,11 +346,11 @@ def test_a_hunt_sweeps_its_count_once_on_its_share_of_the_time():
 
 
 def test_a_class_sweep_ranks_legal_boards_best_v2_first():
-    """sweep_order on a narrow beam: each board holds 3 ones for 6, its third spent on the number
-    before its last, replays legally, and the boards come best v2 first (recomputed here: the
-    kernel's budget-cut search is a function of the board)."""
-    order = sweep_order(6, 0, FILTERS["near"], threads=2, width=3000)
-    assert 20 <= len(order)
+    """sweep_order on a narrow beam, its best 30 boards by v1 ranked by v2: each holds 3 ones for 6,
+    its third spent on the number before its last, replays legally, and they come best v2 first
+    (recomputed here: the kernel's budget-cut search is a function of the board)."""
+    order = sweep_order(6, 0, FILTERS["near"], threads=2, width=300, ranked=30)
+    assert len(order) == 30
     boards = [to_board(np.array(seq)) for seq in order]
     for seq, board in zip(order, boards):
         assert sum(1 for e in seq if e >= ONE) == 3 and seq[-3] >= ONE > seq[-2]

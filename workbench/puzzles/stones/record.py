@@ -663,9 +663,9 @@ def fresh_class(u: int, width: int, seed: int, filt: np.ndarray, deadline: Deadl
 
 
 def sweep_order(u: int, seed: int, filt: np.ndarray, threads: int = 1, deadline: Deadline = NEVER,
-                width: int = SWEEP_WIDTH) -> list[tuple[int, ...]]:
+                width: int = SWEEP_WIDTH, ranked: int = SWEEP_RANKED) -> list[tuple[int, ...]]:
     """A class sweep's order: the boards of fresh_class ranked by v1 (the exact best with one more
-    one), the best SWEEP_RANKED of them by v2 (two more ones; ties by v1), best first, the first
+    one), the best `ranked` of them by v2 (two more ones; ties by v1), best first, the first
     SWEEP_FINISHED kept. Why: the record boards hide from every score of a beam until nearly all
     their ones are down, so a beam drops them; ranked on their own, without a beam's competition,
     the 60 board's prefix comes 51st of about 10,800 boards (docs/stones-record.md)."""
@@ -677,7 +677,7 @@ def sweep_order(u: int, seed: int, filt: np.ndarray, threads: int = 1, deadline:
 
     with cf.ThreadPoolExecutor(threads) as pool:
         v1 = list(pool.map(value(1, LOOKAHEAD_POSITIONS), range(len(boards))))
-        order = sorted(range(len(boards)), key=lambda i: -v1[i])[:SWEEP_RANKED]
+        order = sorted(range(len(boards)), key=lambda i: -v1[i])[:ranked]
         v2 = dict(zip(order, pool.map(value(2, V2_POSITIONS), order)))
     order.sort(key=lambda i: (-v2[i], -v1[i]))
     return [tuple(int(e) for e in seqs[i]) for i in order[:SWEEP_FINISHED]]
