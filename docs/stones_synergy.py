@@ -37,6 +37,7 @@ from workbench.puzzles.stones.record import (
     lookahead,
     prefix,
     published_boards,
+    rank_by_lookahead,
     sweep_order,
     to_board,
     to_sequence,
@@ -200,11 +201,7 @@ def sweep(n: int, k: int, down: int, first: int, count: int, threads: int) -> No
     seqs = class_of(n, k, down, 100000)
     boards = [to_board(seq) for seq in seqs]
     mine = board_hash(prefix(published_boards()[n], k))
-    with cf.ThreadPoolExecutor(threads) as pool:
-        v1 = [o.best or k for o in pool.map(lambda b: subtree(down + 1, b, 50000), boards)]
-        order = sorted(range(len(boards)), key=lambda i: -v1[i])[:first]
-        v2 = dict(zip(order, [o.best or k for o in pool.map(lambda i: subtree(down + 2, boards[i], 10**6), order)]))
-    order.sort(key=lambda i: (-v2[i], -v1[i]))
+    order, v1, v2 = rank_by_lookahead(boards, down, threads, ranked=first)
     where = [place for place, i in enumerate(order) if board_hash(boards[i]) == mine]
     print(f"{len(boards)} boards in the class; the record's prefix ranks {where or 'nowhere'} "
           f"({time.time() - began:.0f} s)", flush=True)

@@ -670,17 +670,24 @@ def sweep_order(u: int, seed: int, filt: np.ndarray, threads: int = 1, deadline:
     their ones are down, so a beam drops them; ranked on their own, without a beam's competition,
     the 60 board's prefix comes 51st of about 10,800 boards (docs/stones-record.md)."""
     seqs = fresh_class(u, width, seed, filt, deadline)
-    boards = [to_board(seq) for seq in seqs]
+    order, _, _ = rank_by_lookahead([to_board(seq) for seq in seqs], u - 3, threads, deadline, ranked)
+    return [tuple(int(e) for e in seqs[i]) for i in order[:SWEEP_FINISHED]]
+
+
+def rank_by_lookahead(boards: list[list[list[int]]], down: int, threads: int = 1, deadline: Deadline = NEVER,
+                      ranked: int = SWEEP_RANKED) -> tuple[list[int], list[int], dict[int, int]]:
+    """Boards with `down` ones ranked as a sweep ranks them: all by v1, the best `ranked` of those by
+    v2 (ties by v1). Returns their indices best first, v1 of every board, v2 of the ranked ones."""
 
     def value(extra: int, budget: int) -> Callable[[int], int]:
-        return lambda i: 0 if deadline.passed() else subtree(u - 3 + extra, boards[i], budget).best or 0
+        return lambda i: 0 if deadline.passed() else subtree(down + extra, boards[i], budget).best or 0
 
     with cf.ThreadPoolExecutor(threads) as pool:
         v1 = list(pool.map(value(1, LOOKAHEAD_POSITIONS), range(len(boards))))
         order = sorted(range(len(boards)), key=lambda i: -v1[i])[:ranked]
         v2 = dict(zip(order, pool.map(value(2, V2_POSITIONS), order)))
     order.sort(key=lambda i: (-v2[i], -v1[i]))
-    return [tuple(int(e) for e in seqs[i]) for i in order[:SWEEP_FINISHED]]
+    return order, v1, v2
 
 
 @dataclass(frozen=True)
@@ -833,8 +840,7 @@ class Plan:
         self.spent = {"counting": 0.0, "lookahead": 0.0, "sweep": 0.0}   # worker-seconds of ended jobs, by kind
         self.unswept = [n] if sweep > 0 and n >= 6 else []   # counts still to rank (n: its class holds a one)
         self.ranking = False                                  # a sweep's ranking job is out
-        self.to_finish: list[tuple[int, int, tuple[int, ...]]] = []   # (ones, place, start) left by sweeps
-        self.ranked_size: dict[int, int] = {}
+        self.to_finish: list[tuple[int, int, int, tuple[int, ...]]] = []   # (ones, place, of, start) from sweeps
         self.cut = dict.fromkeys(range(n, nmax + 1), 0)       # per count: the descent's next prefix length
         self.finished = dict.fromkeys(range(n, nmax + 1), 0)  # per count: the best value given an ending
 
@@ -854,8 +860,7 @@ class Plan:
     def ranked(self, u: int, order: Ranked) -> None:
         """A sweep's ranking came back: its boards wait to be finished, best first."""
         self.ranking = False
-        self.ranked_size[u] = len(order)
-        self.to_finish += [(u, place, start) for place, start in enumerate(order)]
+        self.to_finish += [(u, place, len(order), start) for place, start in enumerate(order)]
 
     def due(self, load: dict[str, float]) -> str:
         """The kind of job whose share of the worker time is the most behind (ties: sweep, then
@@ -872,9 +877,9 @@ class Plan:
         """The next board a sweep ranked, finished by a lookahead beam on one thread; else the next
         count's ranking, on every thread."""
         if self.to_finish:
-            u, place, start = self.to_finish.pop(0)
+            u, place, of, start = self.to_finish.pop(0)
             return Restart(u, SWEEP_LOOKAHEAD, (), int(self.rng.integers(1 << 31)), self.filter, start=start,
-                           origin=f" (class sweep for {u} ones, board {place + 1} of {self.ranked_size[u]})",
+                           origin=f" (class sweep for {u} ones, board {place + 1} of {of})",
                            ones=u, worth=ONE_WORTH, swept=True)
         self.ranking = True
         return Sweep(self.unswept.pop(0), int(self.rng.integers(1 << 31)), self.filter, self.lookahead_threads,
