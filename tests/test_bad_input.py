@@ -139,11 +139,12 @@ def test_every_command_refuses_bad_arguments_with_one_line(data, paths, capsys):
 @FIXED
 @given(word=words)
 def test_bench_refuses_bad_selections(word, paths, capsys):
-    """bench with a puzzle, a backend or a label that matches nothing, or a bad output path."""
+    """bench with a puzzle, a backend, a label or an N that matches nothing, or a bad output path."""
     exit_2_one_line(capsys, ["bench", "--puzzle", word + "\x00"])
     exit_2_one_line(capsys, ["bench", "--label", word + "\x00"])
     exit_2_one_line(capsys, ["bench", "--solver", word + "\x00", "--puzzle", "magic15"])
     exit_2_one_line(capsys, ["bench", "--puzzle", "magic15", "-o", paths["dir"]])
+    exit_2_one_line(capsys, ["bench", "--puzzle", "stones", "--label", "scale-out", "--n", "3"])
 
 
 # -- malformed records for verify --------------------------------------------------------------

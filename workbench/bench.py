@@ -50,15 +50,16 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
 
 
 def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str | None, path: Path,
-              console: Console, threads: int = 2) -> int:
+              console: Console, threads: int = 2, ns: list[int] | None = None) -> int:
     """Every matching case with `threads` threads (the `scale-out` cases at 1 and at 16 threads
     give the speed-ups of the scale-out issue)."""
     wanted = {canonical(s) for s in solvers} if solvers else None
     cases = [case for puzzle in available() if not puzzles or puzzle.name in puzzles
              for case in puzzle.bench_cases()
-             if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)]
+             if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)
+             and (not ns or case.n in ns)]
     if not cases:
-        raise BadInput("no bench case matches these --puzzle, --solver and --label")
+        raise BadInput("no bench case matches these --puzzle, --solver, --label and --n")
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         job = bar.add_task("bench cases", total=len(cases))

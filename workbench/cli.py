@@ -122,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     b.add_argument("--solver", action="append", help="only these backends (repeatable)")
     b.add_argument("--label", help="only cases whose label contains this text")
+    b.add_argument("--n", type=int, action="append", dest="ns", help="only cases at this N (repeatable)")
     b.add_argument("--threads", type=THREADS, default=2, help="threads for every case (default 2)")
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
     return p
@@ -518,7 +519,7 @@ def cmd_bench(args) -> int:
 
     for name in args.puzzle or []:
         get(name)
-    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads)
+    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads, args.ns)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

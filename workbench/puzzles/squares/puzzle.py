@@ -148,7 +148,7 @@ class SquaresPuzzle(Puzzle):
         cases += [BenchCase(self.name, n, "search", 600.0, label="native exact search, whole run")
                   for n in (20, 22, 24, 26, 28, 30)]     # issue 25: heuristics + exact search, docs/squares.md
         cases += [BenchCase(self.name, n, "search", 3600.0, label="scale-out: exact search, whole run")
-                  for n in (26, 28, 30, 31, 32, 33, 34, 35)]
+                  for n in (26, *range(28, 36))]
         cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
