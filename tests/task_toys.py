@@ -3,6 +3,7 @@ with every number looked at counted as a position. Importable by Dask workers (o
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from workbench.search.outcome import Outcome
 
@@ -24,3 +25,13 @@ def primes_in(task: tuple[int, int, float], stop_at: float) -> Outcome:
 
 def ranges(top: int, step: int, pause: float = 0.0) -> list[tuple[int, int, float]]:
     return [(lo, min(top, lo + step), pause) for lo in range(0, top, step)]
+
+
+def capped_primes_in(task: tuple[int, int, float, int], stop_at: float) -> Outcome:
+    """primes_in for the first `cap` numbers of the range; the rest is handed back in two halves."""
+    lo, hi, pause, cap = task
+    if hi - lo <= cap:
+        return primes_in((lo, hi, pause), stop_at)
+    out = primes_in((lo, lo + cap, pause), stop_at)
+    mid = (lo + cap + hi) // 2
+    return replace(out, parts=((lo + cap, mid, pause, cap), (mid, hi, pause, cap)) if out.complete else ())

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from task_toys import primes_in, ranges
+from task_toys import capped_primes_in, primes_in, ranges
 
 from workbench.search.tasks import Journal, JournalBusy, Settings, Split, run
 
@@ -23,9 +23,22 @@ def split(pause: float = 0.0, top: int = 20000) -> Split:
     return Split("primes", {"top": top}, ranges(top, 250, pause), primes_in, maximise=True)
 
 
+def divided_split(pause: float = 0.0, top: int = 20000) -> Split:
+    """Ranges of 2000 numbers capped at 300: each hands back two ranges of 850, which hand back two
+    of 275 each: 7 tasks a range."""
+    tasks = [(lo, hi, pause, 300) for lo, hi, _ in ranges(top, 2000)]
+    return Split("capped primes", {"top": top}, tasks, capped_primes_in, maximise=True)
+
+
 def test_threads_reduce_to_the_exact_answer(tmp_path):
     out = run(split(), Settings(threads=2, runs=tmp_path))
     assert (out.best, out.witness, out.count, out.positions, out.complete) == (19997, 19997, 1, 20000, True)
+
+
+def test_parts_handed_back_run_as_new_tasks_and_the_counters_stay_exact(tmp_path):
+    out = run(divided_split(), Settings(threads=2, runs=tmp_path))
+    assert (out.best, out.witness, out.count, out.positions, out.complete) == (19997, 19997, 1, 20000, True)
+    assert out.tasks == 10 * 7
 
 
 def test_a_finished_search_leaves_no_journal_and_fresh_forgets_a_partial_one(tmp_path):
@@ -56,25 +69,28 @@ def test_one_journal_one_user(tmp_path):
     Journal(tmp_path, key).close()
 
 
-def test_sigkill_halfway_then_resume_gives_exactly_the_uninterrupted_counters(tmp_path):
+@pytest.mark.parametrize("make, enough, tasks", [("split", 25, 80), ("divided_split", 25, 70)])
+def test_sigkill_halfway_then_resume_gives_exactly_the_uninterrupted_counters(tmp_path, make, enough, tasks):
+    """Killed with about a third of its tasks committed (divided_split: with the parts they handed
+    back), then run again: exactly the counters of an uninterrupted run."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from pathlib import Path; import test_tasks as t; "
             "from workbench.search.tasks import Settings, run; "
-            "run(t.split(0.1), Settings(threads=2, runs=Path(sys.argv[2]), quiet=True))")
+            f"run(t.{make}(0.1), Settings(threads=2, runs=Path(sys.argv[2]), quiet=True))")
     child = subprocess.Popen([sys.executable, "-c", code, str(HERE), str(tmp_path)])
     journal = None
-    for _ in range(300):            # until about a third of the 80 tasks are committed
+    for _ in range(300):            # until `enough` tasks are committed
         time.sleep(0.1)
         journal = next(tmp_path.glob("*.sqlite"), None)
         try:
-            if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= 25:
+            if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= enough:
                 break
         except sqlite3.OperationalError:        # the file exists, its table not yet
             pass
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
     done = sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0]
-    assert 25 <= done < 80
-    resumed = run(split(0.1), Settings(threads=2, runs=tmp_path))
+    assert enough <= done < tasks
+    resumed = run(globals()[make](0.1), Settings(threads=2, runs=tmp_path))
     assert resumed.complete and (resumed.count, resumed.positions, resumed.best) == (1, 20000,
                                                                                      19997)
 
@@ -155,6 +171,32 @@ def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_pat
     assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
 
 
+def test_stones_tasks_capped_at_any_size_add_up_to_the_uncapped_search(tmp_path):
+    """Tasks that hand the rest of their work back after a few positions, again and again: the same
+    answer and exactly the same positions as the uncapped search."""
+    from workbench.puzzles.stones.search import search
+
+    whole = search(3, Settings(threads=2, journal=False, quiet=True))
+    assert (whole.best, whole.positions, whole.complete) == (28, 192651, True)
+    for cap in (2000, 300):
+        capped = search(3, Settings(threads=2, journal=False, quiet=True), split_after=cap)
+        assert (capped.best, capped.positions, capped.complete) == (28, 192651, True)
+        assert capped.tasks > 2 * whole.tasks
+
+
+def test_stones_a4_with_capped_tasks_stopped_by_its_time_limit_resumes_exactly(tmp_path):
+    """a(4) with tasks capped at 1e5 positions, stopped by a time limit with handed-back parts in
+    its journal, then run again: 38 with exactly 61,834,132 positions."""
+    from workbench.puzzles.stones.search import search
+
+    search(3, Settings(threads=2, journal=False, quiet=True), split_after=300)     # compiled before the clock runs
+    part = search(4, Settings(threads=2, time_limit=6, runs=tmp_path, quiet=True), split_after=100_000)
+    assert not part.complete
+    assert sqlite3.connect(next(tmp_path.glob("*.sqlite"))).execute("SELECT count(*) FROM parts").fetchone()[0] > 0
+    rest = search(4, Settings(threads=2, runs=tmp_path, quiet=True), split_after=100_000)
+    assert (rest.best, rest.positions, rest.complete) == (38, 61834132, True)
+
+
 def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
     """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
     record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--counter", "transfer"],
@@ -166,8 +208,8 @@ def test_stones_on_a_local_dask_cluster_gives_the_answer_and_counters_of_threads
     from workbench.puzzles.stones.search import search
 
     threads = search(3, Settings(threads=2, journal=False, quiet=True))
-    dask = search(3, Settings(cluster="local:2", runs=tmp_path, quiet=True))
-    assert threads.best == 28
+    dask = search(3, Settings(cluster="local:2", runs=tmp_path, quiet=True), split_after=2000)   # parts too
+    assert threads.best == 28 and dask.tasks > threads.tasks
     assert (dask.best, dask.positions, dask.complete) == (threads.best, threads.positions, True)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import reduce
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 W = TypeVar("W")
 
@@ -20,7 +20,8 @@ class Outcome(Generic[W]):
     """best: the best value found (a cost when minimising), None if none; witness: a solution of
     that value; count: solutions of that value when the search counts them (a pure count has no
     best); positions: boards searched; complete: the space was searched to the end, so best and
-    count are proven; tasks: the independent tasks this covers."""
+    count are proven; tasks: the independent tasks this covers; parts: work a task hands back to the
+    task layer as new tasks (a task that reached its cap), which the outcome does not cover."""
 
     best: int | None = None
     witness: W | None = None
@@ -29,6 +30,7 @@ class Outcome(Generic[W]):
     complete: bool = True
     tasks: int = 0
     maximise: bool = False
+    parts: tuple[Any, ...] = ()
 
     @property
     def found(self) -> bool:
@@ -51,7 +53,7 @@ class Outcome(Generic[W]):
         else:
             first, count = (self if self.found or not other.found else other), self.count + other.count
         return replace(first, count=count, positions=self.positions + other.positions,
-                       complete=self.complete and other.complete, tasks=self.tasks + other.tasks)
+                       complete=self.complete and other.complete, tasks=self.tasks + other.tasks, parts=())
 
     @staticmethod
     def reduce(outcomes: Iterable[Outcome[W]], maximise: bool = False) -> Outcome[W]:

@@ -3,9 +3,12 @@ journal each finished task, reduce.
 
 A search is cut into many small, picklable task descriptors (many more than workers, so that the
 tail never leaves cores idle). A kernel runs one task and returns an Outcome; the outcomes reduce
-with Outcome.merge (the best value with its witness, exact sums of counts and positions). Each
-finished task is committed to a SQLite journal as it arrives, so a killed run resumes where it
-stopped, with the same final answer and the same counters as an uninterrupted one.
+with Outcome.merge (the best value with its witness, exact sums of counts and positions). A task
+may hand part of its work back (Outcome.parts: a search that caps its tasks' positions does), and
+the parts run as new tasks, so that one giant subtree never holds up the end of a run. Each
+finished task, with the parts it handed back, is committed to a SQLite journal as it arrives, so
+a killed run resumes where it stopped, with the same final answer and the same counters as an
+uninterrupted one.
 
 Executors: local threads (the numba kernels release the GIL), or Dask distributed (`local:K` for a
 LocalCluster of K worker processes, `tcp://HOST:PORT` or a scheduler file for a real cluster). Both
@@ -22,11 +25,13 @@ import inspect
 import json
 import math
 import os
+import pickle
 import sqlite3
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -118,6 +123,7 @@ class Journal:
         self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, outcome TEXT NOT NULL, "
                         "seconds REAL NOT NULL, finished TEXT NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, task BLOB NOT NULL)")
         stored = self.db.execute("SELECT key FROM search").fetchone()
         if stored is None:
             self.db.execute("INSERT INTO search VALUES (?)", (text,))
@@ -129,11 +135,19 @@ class Journal:
         rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
         return {task: Outcome(**json.loads(text)) for task, text in rows}
 
-    def record(self, task: int, outcome: Outcome, seconds: float) -> None:
-        """Commit one finished task (a complete one only: a task cut by the clock is run again)."""
-        text = json.dumps(asdict(outcome), default=lambda o: o.tolist())
+    def parts(self) -> dict[int, Any]:
+        """The parts that tasks handed back, by their task ids."""
+        return {task: pickle.loads(blob) for task, blob in self.db.execute("SELECT id, task FROM parts")}
+
+    def record(self, task: int, outcome: Outcome, seconds: float, parts: dict[int, Any] | None = None) -> None:
+        """Commit one finished task (a complete one only: a task cut by the clock is run again) with
+        the parts it handed back, numbered, in one transaction."""
+        text = json.dumps(asdict(replace(outcome, parts=())), default=lambda o: o.tolist())
+        self.db.execute("BEGIN")
         self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
                         (task, text, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
+        self.db.executemany("INSERT INTO parts VALUES (?, ?)", [(i, pickle.dumps(t)) for i, t in (parts or {}).items()])
+        self.db.execute("COMMIT")
 
     def close(self, finished: bool = False) -> None:
         """A finished search leaves no journal: its answer goes to the results, and a rerun of the
@@ -181,39 +195,41 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     total = start or Outcome(maximise=split.maximise)
     journal = Journal(settings.runs, split.key, settings.fresh) if settings.journal else None
-    completed, todo = 0, list(range(len(split.tasks)))
+    work, left = list(split.tasks), 1
     try:
         done = journal.done() if journal else {}
         for outcome in done.values():
             total = total.merge(outcome)
-        todo = [i for i in range(len(split.tasks)) if i not in done]
-        progress = Progress(len(split.tasks), len(done), settings.quiet)
+        parts = journal.parts() if journal else {}
+        assert sorted(parts) == list(range(len(work), len(work) + len(parts))), "parts are numbered in a row"
+        work += [parts[i] for i in sorted(parts)]
+        progress = Progress(len(work), len(done), settings.quiet)
         with executor(settings) as (pool, workers):
-            total, completed = _drain(split, pool, workers, todo, stop_at, total, journal, progress, on_better)
+            total, left = _drain(split, work, pool, workers, [i for i in range(len(work)) if i not in done],
+                                 stop_at, total, journal, progress, on_better)
         progress.close()
     finally:
         if journal:
-            journal.close(finished=completed == len(todo))
-    return Outcome(total.best, total.witness, total.count, total.positions,
-                   total.complete and completed == len(todo), len(split.tasks), split.maximise)
+            journal.close(finished=left == 0)
+    return Outcome(total.best, total.witness, total.count, total.positions, total.complete and left == 0,
+                   len(work), split.maximise)
 
 
-def _drain(split: Split, pool: cf.Executor, workers: int, todo: list[int], stop_at: float, total: Outcome,
-           journal: Journal | None, progress: Progress,
+def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo: list[int], stop_at: float,
+           total: Outcome, journal: Journal | None, progress: Progress,
            on_better: Callable[[Outcome], None] | None) -> tuple[Outcome, int]:
-    """Keep WINDOW tasks per worker in flight; commit each one as it finishes. Returns the reduced
-    outcome and how many tasks finished (a task cut by the clock is not finished: a rerun redoes it)."""
-    queue = iter(todo)
-    completed = 0
+    """Keep WINDOW tasks per worker in flight; commit each one as it finishes, with the parts it
+    hands back, which join `work` and the queue. Returns the reduced outcome and how many tasks are
+    left unfinished (a task cut by the clock is not finished: a rerun redoes it)."""
+    queue = deque(todo)
+    left = len(queue)
     running: dict[cf.Future[Outcome], tuple[int, float]] = {}
 
     def refill() -> None:
-        while len(running) < WINDOW * workers and time.time() < stop_at:
-            task = next(queue, None)
-            if task is None:
-                return
+        while queue and len(running) < WINDOW * workers and time.time() < stop_at:
+            task = queue.popleft()
             best = (total.best,) if split.shares_best else ()
-            running[pool.submit(split.kernel, split.tasks[task], stop_at, *best)] = (task, time.time())
+            running[pool.submit(split.kernel, work[task], stop_at, *best)] = (task, time.time())
 
     refill()
     while running:
@@ -221,16 +237,22 @@ def _drain(split: Split, pool: cf.Executor, workers: int, todo: list[int], stop_
         for future in finished:
             task, started = running.pop(future)
             outcome = future.result()
+            parts = dict(enumerate(outcome.parts, start=len(work)))
+            if outcome.complete and parts:
+                work += outcome.parts
+                queue.extend(parts)
+                left += len(parts)
+                progress.grow(len(parts))
             if outcome.complete:
-                completed += 1
+                left -= 1
                 if journal:
-                    journal.record(task, outcome, time.time() - started)
+                    journal.record(task, outcome, time.time() - started, parts)
             if outcome.beats(total) and on_better:
                 on_better(outcome)
             total = total.merge(outcome)
             progress.update(outcome, total)
         refill()
-    return total, completed
+    return total, left
 
 
 class Progress:
@@ -252,6 +274,12 @@ class Progress:
                            TimeRemainingColumn(), transient=True)
             self.bar.start()
             self.job = self.bar.add_task("tasks", total=tasks, completed=done, rate="", best="-")
+
+    def grow(self, tasks: int) -> None:
+        """More tasks: the parts a task handed back."""
+        self.tasks += tasks
+        if self.bar is not None:
+            self.bar.update(self.job, total=self.tasks)
 
     def update(self, outcome: Outcome, total: Outcome) -> None:
         self.done += 1

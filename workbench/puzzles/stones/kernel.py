@@ -12,7 +12,8 @@ Why this shape:
 - Symmetry: the first group starts with 2 on one of the 6 inequivalent pairs of ones; a new group
   uses one mask per symmetry class (its orientation is tried at merge time).
 - The tree is cut at a fixed value into independent tasks (`frontier`, `dedupe`); `run_chunk`
-  searches some of them. search.py hands them out; the record hunt (record.py) uses `subtree`.
+  searches some of them, and past a cap on positions hands the moves it has not tried back as
+  boards of their own. search.py hands them out; the record hunt (record.py) uses `subtree`.
 """
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 OFF = DR * W + DC
 
 PLACE, NEWB, MERGE = 0, 1, 2
-ERR_MOVES, ERR_EDGE = 1, 2
+ERR_MOVES, ERR_EDGE, ERR_REST = 1, 2, 3
 SHUFFLE_SEED = 20220
 CLOCK_EVERY = 1 << 16   # positions between two looks at the clock
 
@@ -412,18 +413,22 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     """Depth-first search from the board `cells` (next number k0, r0 ones left, hasb0: a group B).
 
     ws is a zeroed workspace (see _workspace) and is left zeroed; masks = MASKS.
-    limits = (cut, floor, budget, deadline): with cut > 0, the boards just after placing `cut` are
-    written to `frontier` (as far as it has room) instead of being searched; only boards above
+    limits = (cut, floor, budget, deadline, cap): with cut > 0, the boards just after placing `cut`
+    are written to `frontier` (as far as it has room) instead of being searched; only boards above
     `floor` are kept as best; with budget > 0 (the record hunt) the moves of each level are shuffled,
     a level with more moves than fit keeps those that fit, and the search stops after about `budget`
-    positions; past the deadline (Deadline.at) the search unwinds.
+    positions; past the deadline (Deadline.at) the search unwinds. After `cap` positions (cap > 0)
+    it hands the rest back: every move not yet tried, at every level of the current path, is written
+    to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
+    those boards out, since their own searches count them as their first.
     out = (best_cells, frontier, stats). Returns (best value, cells in best board, frontier count);
-    stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it.
+    stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it,
+    2 if the cap did (and the deadline did not).
     """
     st, moves, walk = ws
     b, sm, pl, pos, bk, bn = st
     mt, mp, mm, mo = moves
-    cut, floor, budget, deadline = limits
+    cut, floor, budget, deadline, cap = limits
     best_cells, frontier, stats = out
     ncell = cells.shape[0]
     bb = np.empty((2, 4), dtype=np.int64)
@@ -451,6 +456,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     bcells = np.empty(MAXC, dtype=np.int64)
     tmp = np.empty((MAXM if budget > 0 else 1, 4), dtype=np.int32)
     nfront = 0
+    spill = False
     kk[0] = k0
     rr[0] = r0
     mv = (mt, mp, mm, mo, nm)
@@ -466,6 +472,10 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 stats[2] = 1
                 timed = False
                 nm[:L + 1] = idx[:L + 1]
+        if cap > 0 and nodes >= cap and stats[2] == 0:
+            stats[2] = 2
+            cap = 0
+            spill = True
         if budget > 0:
             if err == ERR_MOVES:
                 err = 0
@@ -531,7 +541,9 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 err = ERR_MOVES
                 break
             idx[L] = 0
-            if cut > 0 and pend[L] < 0 and kk[L] == cut + 1:
+            if pend[L] < 0 and (spill or cut > 0 and kk[L] == cut + 1):
+                if spill:
+                    nodes -= 1              # the board's own search counts it
                 if nfront < frontier.shape[0]:
                     n = _snapshot(b, bb, hasb, frontier[nfront, 2:])
                     frontier[nfront, 0, 0] = n
@@ -584,34 +596,57 @@ CHUNK = 16                     # tasks per hand-out: small, so the threads finis
 
 
 @njit(cache=True, nogil=True)
-def _run_chunk(front, tasks, masks, deadline, board, stats):
+def _run_chunk(front, tasks, masks, deadline, cap, board, stats, rest):
     """Search the frontier boards front[tasks] (one thread's chunk, without the GIL); the best
-    board goes to `board`. Returns (best value, its cell count); stats as in _dfs."""
+    board goes to `board`. After `cap` positions in all (cap > 0) the rest of the work goes to
+    `rest` as frontier boards: the moves not yet tried below the board being searched, then the
+    boards not started. Returns (best value, its cell count, boards in rest); stats as in _dfs,
+    and stats[1] = ERR_REST if `rest` had no room for them."""
     ws = _workspace()
     cells = np.empty((MAXC, 2), dtype=np.int64)
-    out = (cells, np.empty((0, 2, 2), dtype=np.int64), stats)
-    best_here, nb_here = 0, 0
-    for i in tasks:
-        f = front[i]
+    out = (cells, rest, stats)
+    best_here, nb_here, nrest = 0, 0, 0
+    for j in range(len(tasks)):
+        f = front[tasks[j]]
         n = f[0, 0]
-        best, nb, _ = _dfs(ws, f[2:2 + n], f[0, 1], f[1, 0], f[1, 1], (0, best_here, 0, deadline), masks, out)
+        left = 0
+        if cap > 0:
+            left = max(1, cap - stats[0])
+        best, nb, nrest = _dfs(ws, f[2:2 + n], f[0, 1], f[1, 0], f[1, 1], (0, best_here, 0, deadline, left), masks,
+                               out)
         if nb > 0 and best > best_here:
             best_here, nb_here = best, nb
             board[:nb] = cells[:nb]
+        if stats[2] == 2:
+            for i in tasks[j + 1:]:
+                if nrest < rest.shape[0]:
+                    rest[nrest, :front.shape[1]] = front[i]
+                nrest += 1
+            if nrest > rest.shape[0]:
+                stats[1] = ERR_REST
         if stats[2]:
             break
-    return best_here, nb_here
+    return best_here, nb_here, nrest
 
 
-def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline) -> Outcome[list[list[int]]]:
-    """The best board below the frontier boards front[tasks]; complete unless the deadline cut it
-    short. Raises RuntimeError when the search's fixed limits were exceeded."""
+REST = 4096               # room for the boards a capped task hands back
+
+
+def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline,
+              cap: int = 0) -> tuple[Outcome[list[list[int]]], np.ndarray]:
+    """The best board below the frontier boards front[tasks], complete unless the deadline cut it
+    short; and the rest of the work as frontier boards when the cap on positions (cap > 0) cut it
+    short (the outcome covers all the rest does not). Raises RuntimeError when the search's fixed
+    limits were exceeded."""
     board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
-    found, nb = _run_chunk(front, tasks, MASKS, deadline.at, board, stats)
+    rest = np.zeros((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)
+    found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, board, stats, rest)
     if stats[1]:
         raise RuntimeError(f"search limits exceeded (code {stats[1]})")
-    return Outcome(int(found) if nb else None, _board(board[:nb]) if nb else None, positions=int(stats[0]),
-                   complete=not stats[2], tasks=len(tasks), maximise=True)
+    rows = 2 + int(rest[:nrest, 0, 0].max(initial=0))
+    handed_back = rest[:nrest if stats[2] == 2 else 0, :rows].copy()
+    return (Outcome(int(found) if nb else None, _board(board[:nb]) if nb else None, positions=int(stats[0]),
+                    complete=stats[2] != 1, tasks=len(tasks), maximise=True), handed_back)
 
 
 @njit(cache=True, nogil=True)
@@ -620,7 +655,7 @@ def _below(cells, k0, r0, budget, masks, out, stats):
     thread while beams run on the others. The move order is shuffled from a fixed seed, so that a
     board's result does not depend on the thread or on what ran before."""
     np.random.seed(SHUFFLE_SEED)
-    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf), masks,
+    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf, 0), masks,
                        (out, np.empty((0, 2, 2), dtype=np.int64), stats))
     return best, nb
 
@@ -661,7 +696,7 @@ def frontier(n: int, cut: int, deadline: Deadline = NEVER) -> tuple[np.ndarray |
     front = probe
     for _ in range(2):        # count the boards, then store them
         stats[:] = 0
-        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, (cut, 0, 0, deadline.at), MASKS, (cells, front, stats))
+        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, (cut, 0, 0, deadline.at, 0), MASKS, (cells, front, stats))
         if stats[1]:
             raise RuntimeError(f"search limits exceeded (code {stats[1]})")
         above = Outcome(int(best), _board(cells[:nb]) if nb else None, positions=int(stats[0]),

@@ -1,16 +1,20 @@
 """Exact search for the stepping-stones puzzle (OEIS A337663): the `search` backend.
 
 The kernel (kernel.py) cuts the tree at a fixed value into independent tasks (the frontier); they
-are shuffled and handed out in small chunks to a pool of threads (the kernel releases the GIL):
-task sizes vary a lot, so a fixed split would leave a core idle. Between chunks Python honours the
-time limit and logs progress. Each chunk's outcome is merged into the whole (Outcome.merge).
+are shuffled and handed out in small chunks on the task layer (threads or a Dask cluster): task
+sizes vary a lot, so a fixed split would leave a core idle. A task that reaches SPLIT_AFTER
+positions hands the rest of its work back: every move not yet tried on its current path becomes a
+board of its own, and these run as new tasks (`Part`s), again if need be. So the rare giant
+subtree (a(6) has subtrees of more than 1e9 positions) is spread over the workers instead of
+holding up the end of the run, and no work is thrown away. Each task's outcome is merged into the
+whole (Outcome.merge).
 For n >= 6 (or --hunt) the backend runs the record hunt (record.py) instead.
 """
 from __future__ import annotations
 
 import math
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -24,6 +28,7 @@ from . import record
 from .kernel import dedupe, frontier, run_chunk
 
 CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
+SPLIT_AFTER = 200_000_000      # positions after which a task hands the rest back (about a minute on one core)
 CUTS = {1: 3, 2: 3, 3: 4, 4: 6, 5: 6}   # the value the tree is cut at, by n (7 above)
 
 Board = list[list[int]]
@@ -48,20 +53,47 @@ def tasks_of(n: int, cut: int, deadline: Deadline = NEVER) -> tuple[np.ndarray |
     return _FRONTIERS[n, cut]
 
 
-def run_task(task: tuple[int, int, np.ndarray], stop_at: float) -> Outcome[Board]:
-    """One chunk of the frontier, searched where the task lands (a thread here, or a Dask worker
-    that builds the frontier once); `stop_at` is a time.time() instant (inf: no limit)."""
-    n, cut, chunk = task
-    front, _ = tasks_of(n, cut)
-    assert front is not None
-    return run_chunk(front, chunk, Deadline.at_wall(stop_at))
+@dataclass(frozen=True)
+class Chunk:
+    """Frontier boards by their indices into the shared frontier of (n, cut)."""
+
+    n: int
+    cut: int
+    indices: np.ndarray
+    cap: int = SPLIT_AFTER
+
+    def boards(self) -> tuple[np.ndarray, np.ndarray]:
+        front, _ = tasks_of(self.n, self.cut)
+        assert front is not None
+        return front, self.indices
+
+
+@dataclass(frozen=True)
+class Part:
+    """Boards handed back by a capped task, carried whole: they are below the shared frontier."""
+
+    front: np.ndarray
+    cap: int = SPLIT_AFTER
+
+    def boards(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.front, np.arange(len(self.front))
+
+
+def run_task(task: Chunk | Part, stop_at: float) -> Outcome[Board]:
+    """One task, searched where it lands (a thread here, or a Dask worker that builds the frontier
+    once); after `task.cap` positions the rest comes back as parts of CHUNK boards. `stop_at` is a
+    time.time() instant (inf: no limit)."""
+    front, indices = task.boards()
+    out, rest = run_chunk(front, indices, Deadline.at_wall(stop_at), task.cap)
+    return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap) for i in range(0, len(rest), CHUNK)))
 
 
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
-           report: Report | None = None) -> Outcome[Board]:
+           report: Report | None = None, split_after: int = SPLIT_AFTER) -> Outcome[Board]:
     """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
     chunks of the shuffled frontier (task sizes vary a lot: shuffled small chunks finish together)
-    on the task layer's threads or cluster; complete when every task was searched to the end."""
+    on the task layer's threads or cluster; a task hands the rest of its work back after
+    `split_after` positions; complete when every task was searched to the end."""
     if not 1 <= n <= 8:
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     settings = settings or Settings(journal=False, quiet=True)
@@ -73,8 +105,9 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     if front is None:                   # the deadline came before the tasks were made
         return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
-    chunks = [(n, cut, order[i:i + CHUNK]) for i in range(0, len(order), CHUNK)]
-    split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK}, chunks, run_task, maximise=True)
+    chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after) for i in range(0, len(order), CHUNK)]
+    split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after}, chunks,
+                  run_task, maximise=True)
 
     def better(part: Outcome[Board]) -> None:
         if report is not None:
@@ -123,7 +156,7 @@ def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, s
         if stop.passed():
             break
         began = time.monotonic()
-        out = run_chunk(front, np.array([i]), Deadline.after(per_task))
+        out, _ = run_chunk(front, np.array([i]), Deadline.after(per_task))
         positions.append(out.positions)
         spent.append(time.monotonic() - began)
         short += not out.complete
@@ -145,11 +178,13 @@ if __name__ == "__main__":
                     help="instead: project the whole search's cost from SAMPLE random tasks (one core, "
                          "--time-limit seconds in all, at most 300 s a task)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--split-after", type=float, default=SPLIT_AFTER,
+                    help="positions after which a task hands the rest of its work back (0: never)")
     a = ap.parse_args()
     if a.project:
         print(projection(a.n, default_cut(a.n) if a.cut is None else a.cut, a.project, a.time_limit or 600, 300.0,
                          a.seed))
     else:
-        res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut)
+        res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut, split_after=int(a.split_after))
         print({"best": res.best, "complete": res.complete, "positions": res.positions, "tasks": res.tasks})
         print(res.witness)
