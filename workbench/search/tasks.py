@@ -84,9 +84,12 @@ class Split:
 
     @property
     def key(self) -> dict[str, Any]:
-        source = Path(inspect.getsourcefile(self.kernel) or "").read_bytes()
-        return {**self.identity, "search": self.name, "tasks": len(self.tasks),
-                "code": hashlib.sha256(source).hexdigest()[:16]}
+        """The journal's key. The code version covers every module beside the kernel's, since the
+        compiled kernels it calls usually live in another file of the same package."""
+        code = hashlib.sha256()
+        for path in sorted(Path(inspect.getsourcefile(self.kernel) or "").parent.glob("*.py")):
+            code.update(path.read_bytes())
+        return {**self.identity, "search": self.name, "tasks": len(self.tasks), "code": code.hexdigest()[:16]}
 
 
 @dataclass

@@ -592,9 +592,6 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     return best, nbest, nfront
 
 
-CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
-
-
 @njit(cache=True, nogil=True)
 def _run_chunk(front, tasks, masks, deadline, cap, board, stats, rest):
     """Search the frontier boards front[tasks] (one thread's chunk, without the GIL); the best
