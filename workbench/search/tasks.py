@@ -198,7 +198,7 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     total = start or Outcome(maximise=split.maximise)
     journal = Journal(settings.runs, split.key, settings.fresh) if settings.journal else None
-    work, left = list(split.tasks), 1
+    work, left = list(split.tasks), 1       # left: tasks unfinished (not 0 until known: a failure keeps the journal)
     try:
         done = journal.done() if journal else {}
         for outcome in done.values():
