@@ -240,14 +240,13 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
         for future in finished:
             task, started = running.pop(future)
             outcome = future.result()
-            parts = dict(enumerate(outcome.parts, start=len(work)))
-            if outcome.complete and parts:
+            if outcome.complete:
+                parts = dict(enumerate(outcome.parts, start=len(work)))
                 work += outcome.parts
                 queue.extend(parts)
-                left += len(parts)
-                progress.grow(len(parts))
-            if outcome.complete:
-                left -= 1
+                left += len(parts) - 1
+                if parts:
+                    progress.grow(len(parts))
                 if journal:
                     journal.record(task, outcome, time.time() - started, parts)
             if outcome.beats(total) and on_better:
