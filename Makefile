@@ -10,7 +10,8 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 setup: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml
-	@command -v minizinc >/dev/null || { $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq minizinc; }
+	@command -v minizinc >/dev/null && command -v glpsol >/dev/null && command -v lp_solve >/dev/null || \
+		{ $(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq minizinc glpk-utils lp-solve; }
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e ".[test]"
