@@ -1,4 +1,4 @@
-"""Why the stepping-stones records hide from every cheap score (docs/stones-record.md, "Synergy"):
+"""Why the stepping-stones records hide from every cheap score (docs/notes/stones-record.md, "Synergy"):
 measurements on the published boards (data/record-boards.csv), each a subcommand.
 
     python docs/stones_synergy.py schedules              # when each board spends its ones

@@ -362,7 +362,7 @@ def test_a_class_sweep_ranks_legal_boards_best_v2_first():
 def test_the_60_boards_prefix_is_in_its_fresh_class_and_finishes_to_60():
     """The sweep's two halves on the proven a(6) = 60 board: its prefix at 13 (3 ones, the third
     spent on 12) is among the boards a width-1e5 counting beam gives fresh_class, and it alone of
-    its prefixes; a sweep's lookahead beam from it reaches 60 (docs/stones-record.md)."""
+    its prefixes; a sweep's lookahead beam from it reaches 60 (docs/notes/stones-record.md)."""
     board = published_boards()[6]
     held = {board_hash(to_board(seq)) for seq in fresh_class(6, 100000, 0, FILTERS["near"])}
     assert [k for k in range(3, 60) if board_hash(prefix(board, k)) in held] == [13]

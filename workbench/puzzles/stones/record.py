@@ -17,7 +17,7 @@ Why each part:
 - Post-processing: the best board is cut back to its first M numbers and the beam re-run from there.
 - Our addition, the lookahead beam (half the hunt's worker time): a narrow beam whose children are
   ranked by the exact kernel's best value with one more one in hand. It sees record boards from
-  about 10 numbers in, where the counting keys see nothing until 20 to 30 (docs/stones-record.md).
+  about 10 numbers in, where the counting keys see nothing until 20 to 30 (docs/notes/stones-record.md).
 """
 from __future__ import annotations
 
@@ -521,7 +521,7 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
     value the exact kernel reaches from it with one more one (v1), plus `worth` per further one in
     hand. Why: the known best boards look ordinary to the counting keys until 20 to 30 numbers in,
     and a wide beam drops them at 15 to 22; on v1 they rank in the top percent from about 10 on
-    (docs/stones-record.md). Every lookahead also yields a whole board (its witness), so a run
+    (docs/notes/stones-record.md). Every lookahead also yields a whole board (its witness), so a run
     reports records for u and u + 1 ones as it goes. The lookaheads of a level run on `threads`
     threads (the kernel releases the GIL). Calls on_record(ones, value, board) for each
     improvement, and on_level(k, potentials, boards) with the boards kept after each level (best
@@ -668,7 +668,7 @@ def sweep_order(u: int, seed: int, filt: np.ndarray, threads: int = 1, deadline:
     one), the best `ranked` of them by v2 (two more ones; ties by v1), best first, the first
     SWEEP_FINISHED kept. Why: the record boards hide from every score of a beam until nearly all
     their ones are down, so a beam drops them; ranked on their own, without a beam's competition,
-    the 60 board's prefix comes 51st of about 10,800 boards (docs/stones-record.md)."""
+    the 60 board's prefix comes 51st of about 10,800 boards (docs/notes/stones-record.md)."""
     seqs = fresh_class(u, width, seed, filt, deadline)
     order, _, _ = rank_by_lookahead([to_board(seq) for seq in seqs], u - 3, threads, deadline, ranked)
     return [tuple(int(e) for e in seqs[i]) for i in order[:SWEEP_FINISHED]]
