@@ -6,19 +6,17 @@ a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from . import tables
+from . import checks, tables
 from .models.core import NativeTask
-from .pipeline import Run, plan, stored
+from .pipeline import BadRow, Run, plan, stored
 from .pipeline import solve as run_pipeline
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle
-from .search.tasks import cluster_address
 from .solvers import backend_class, canonical, first_counting, known, require, split_name
 from .solvers.base import Options
 
@@ -35,6 +33,8 @@ def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
 def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
     """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
     Puzzles that do not count answer `count` with their count_solver on their counting formulation."""
+    if solver is not None and not isinstance(solver, str):
+        raise BadInput(f"solver is a backend's name, got {solver!r}")
     default = puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver or first_counting()
     chosen = canonical(solver or default)
     if count:
@@ -78,25 +78,13 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
     return ns
 
 
-def _options(time_limit: float, threads: int, seed: int, count: bool = False, show: int = 0,
-             cluster: str | None = None, fresh: bool = False) -> Options:
-    """A run's options; `cluster` is checked here as the command line checks --cluster."""
-    if cluster is not None:
-        try:
-            cluster_address(cluster)
-        except argparse.ArgumentTypeError as e:
-            raise BadInput(str(e)) from None
-    return Options(time_limit=time_limit, threads=threads, seed=seed, count=count, show=show, cluster=cluster,
-                   fresh=fresh, quiet=True)
-
-
 def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
           threads: int = 2, seed: int = 0, formulation: str | None = None, cluster: str | None = None,
           fresh: bool = False, **params: Any) -> Run:
     """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
     --fresh (native searches)."""
     p = get(puzzle)
-    options = _options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
+    options = checks.options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
     return run_pipeline(p.name, n, pick_solver(p, solver), options, formulation, puzzle_params(p, params))
 
 
@@ -106,7 +94,7 @@ def count(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
     """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
     p = get(puzzle)
     chosen = pick_solver(p, solver, True, formulation)
-    return run_pipeline(p.name, n, chosen, _options(time_limit, threads, seed, count=True, show=show),
+    return run_pipeline(p.name, n, chosen, checks.options(time_limit, threads, seed, count=True, show=show),
                         formulation, puzzle_params(p, params))
 
 
@@ -117,13 +105,15 @@ def table_path(puzzle: Puzzle, params: Any, formulation: str, output: str | Path
 
 
 def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: Any,
-                      ns: Sequence[int | None]) -> str:
+                      ns: Sequence[int | None], options: Options | None = None) -> str:
     """The formulation named, else the one made for the backend; every N's request is checked
-    before the first run, so that bad input never interrupts a table halfway."""
+    (with `options`, those too) before the first run, so that bad input never interrupts a table
+    halfway."""
     chosen = formulation or puzzle.formulation_for(solver)
     count = puzzle.is_count(chosen)
     for n in ns:
-        _, chosen = plan(puzzle.name, n, solver, formulation, params, count)
+        _, chosen = plan(puzzle.name, n, solver, formulation, params, count,
+                         None if options is None else replace(options, count=count))
     return chosen
 
 
@@ -139,17 +129,21 @@ def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Op
     runs = []
     for n in ns:
         key = (puzzle.name, variant, "" if n is None else str(n), formulation, solver, setting)
+        run, note = None, ""
         if key in finished:
-            run, note = stored(puzzle.name, n, finished[key], params, count), SKIPPED
-        else:
+            try:
+                run, note = stored(puzzle.name, n, finished[key], params, count), SKIPPED
+            except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
+                note = f"stored row redone: {e}; "
+        if run is None:
             run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
             row = tables.row_from_record(run.record())
             if not tables.finished(row):
-                note = "not stored: a rerun tries it again"
-            elif tables.append_row(path, row, once=not redo):
-                note = ""
+                note += "not stored: a rerun tries it again"
+            elif tables.append_row(path, row, once=not redo and not note):
+                note = note.rstrip("; ")
             else:
-                note = "not stored: another run stored this N meanwhile"
+                note += "not stored: another run stored this N meanwhile"
         runs.append(run)
         if on_row:
             on_row(run, note)
@@ -162,34 +156,52 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:
     """`workbench table`: one run per N, rows appended to <results_dir>/<variant>.csv (or `output`)."""
+    request = table_request(puzzle, n, solver, time_limit, threads, seed, formulation, output, results_dir, **params)
+    return run_table(*request, redo, on_row)
+
+
+def table_request(
+                  puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+                  time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
+                  output: str | Path | None = None, results_dir: str | Path = RESULTS,
+                  **params: Any) -> tuple[Puzzle, Sequence[int | None], str, Options, str, Any, Path]:
+    """A table's request, every part checked (its file too) before anything runs: run_table's
+    first arguments. `showcase` checks all its tables with it before it computes the first."""
     p = get(puzzle)
     ns = n_values(p, n)
     chosen = pick_solver(p, solver)
-    params = puzzle_params(p, params)
-    formulation = table_formulation(p, chosen, formulation, params, ns)
-    path = table_path(p, params, formulation, output, results_dir)
-    return run_table(p, ns, chosen, _options(time_limit, threads, seed), formulation, params, path, redo, on_row)
+    typed = puzzle_params(p, params)
+    options = checks.options(time_limit, threads, seed)
+    chosen_formulation = table_formulation(p, chosen, formulation, typed, ns, options)
+    path = checks.table_file(table_path(p, typed, chosen_formulation, output, results_dir))
+    return p, ns, chosen, options, chosen_formulation, typed, path
 
 
 def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
-            on_start: Callable[[str], None] | None = None, **params: Any) -> list[Run]:
+            on_start: Callable[[str], None] | None = None, on_run: Callable[[Run], None] | None = None,
+            **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
     that cannot run gives a run with status `error` and the others go on. Every request is checked
-    before the first backend runs, so that bad input never throws a finished run away."""
+    before the first backend runs, so that bad input never throws a finished run away; `on_run`
+    gets each run as it ends (the command line stores its row then)."""
     p = get(puzzle)
     params = puzzle_params(p, params)
+    if isinstance(solvers, str) or not all(isinstance(s, str) for s in solvers):
+        raise BadInput(f"solvers is a list of backend names, got {solvers!r}")
     chosen = [canonical(s) for s in solvers]
     if not chosen:
         raise BadInput("--solvers names no backend")
     count = p.is_count(formulation or "")
+    options = checks.options(time_limit, threads, seed, count=count, verbose=verbose)
     for solver in chosen:
-        plan(p.name, n, solver, formulation, params, count)
+        plan(p.name, n, solver, formulation, params, count, options)
         known(solver)
-    options = replace(_options(time_limit, threads, seed, count=count), verbose=verbose)
     runs = []
     for solver in chosen:
         if on_start:
             on_start(solver)
         runs.append(run_pipeline(p.name, n, solver, options, formulation, params))
+        if on_run:
+            on_run(runs[-1])
     return runs

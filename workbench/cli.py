@@ -4,10 +4,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -15,7 +13,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import api, pipeline, tables
+from . import api, checks, pipeline, tables
+from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
 from .search.tasks import JournalBusy, cluster_address
@@ -31,23 +30,6 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:     # one line, status 2, no usage dump
         sys.stderr.write(f"workbench: error: {message}\n")
         sys.exit(2)
-
-
-def number(kind: type, low: float, high: float, what: str = "a number"):
-    """An argparse type: a finite number of `kind` in [low, high] (nan, inf and 1e400 are not)."""
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(f"not {what}: '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got '{text}'")
-        return value
-    return parse
-
-
-TIME_LIMIT = number(float, 0.01, 1e7, "a positive number of seconds")
-THREADS = number(int, 1, 64, "a positive number of threads")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -66,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
         q.add_argument("--threads", type=THREADS, default=2)
-        q.add_argument("--seed", type=number(int, 0, 2**32 - 1, "a seed"), default=0)
+        q.add_argument("--seed", type=SEED, default=0)
         q.add_argument("--formulation", help="model formulation (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--cluster", type=cluster_address, metavar="WHERE",
@@ -92,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("count", help="count all solutions (counting puzzles)")
     common(c)
     c.add_argument("--json", action="store_true")
-    c.add_argument("--show", type=int, default=0, help="draw K example solutions")
+    c.add_argument("--show", type=SHOW, default=0, help=f"draw K example solutions (at most {checks.MAX_SHOW})")
     c.add_argument("--png", help="write a PNG drawing of the example solutions")
     t = sub.add_parser("table", help="a row per N appended to results/<puzzle>.csv; reruns resume")
     common(t, many_n=True)
@@ -118,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--threads", type=THREADS, default=2)
     g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards")
     g.add_argument("--out", default="docs", help="folder (default docs/)")
+    g.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables read (default results)")
     b = sub.add_parser("bench", help="the canonical performance cases; figures to results/bench.csv")
     b.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     b.add_argument("--solver", action="append", help="only these backends (repeatable)")
@@ -160,26 +143,9 @@ def _params(args: argparse.Namespace, puzzle: Puzzle) -> Any:
     return api.puzzle_params(puzzle, _given(args, puzzle))
 
 
-def writable(path: str | Path) -> Path:
-    """An output file checked before the solve, so that a bad path never loses a computed result
-    (a file not there yet is not created: the folder must take a file)."""
-    path = Path(path)
-    if path.is_dir():
-        raise BadInput(f"cannot write {path}: it is a directory")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            path.open("a").close()
-        else:
-            tempfile.TemporaryFile(dir=path.parent).close()
-    except OSError as e:
-        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
-    return path
-
-
 def _options(args: argparse.Namespace, count: bool = False) -> Options:
-    return Options(time_limit=args.time_limit, threads=args.threads, seed=args.seed, verbose=args.verbose,
-                   count=count, cluster=args.cluster, fresh=args.fresh, quiet=args.quiet)
+    return checks.options(args.time_limit, args.threads, args.seed, count, getattr(args, "show", 0) if count else 0,
+                          args.cluster, args.fresh, args.verbose, args.quiet)
 
 
 def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
@@ -222,8 +188,7 @@ def cmd_solvers(args) -> int:
 
 
 def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False) -> pipeline.Run:
-    options = replace(_options(args, count), show=getattr(args, "show", 0) if count else 0)
-    return pipeline.solve(puzzle.name, n, solver, options, args.formulation, _params(args, puzzle))
+    return pipeline.solve(puzzle.name, n, solver, _options(args, count), args.formulation, _params(args, puzzle))
 
 
 def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> None:
@@ -262,7 +227,10 @@ def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
     solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
     n = _single_n(args, puzzle)
-    pipeline.plan(puzzle.name, n, solver, args.formulation, _params(args, puzzle), count)
+    params = _params(args, puzzle)
+    _, formulation = pipeline.plan(puzzle.name, n, solver, args.formulation, params, count, _options(args, count))
+    if getattr(args, "certify", None):
+        checks.certifiable(puzzle, n, formulation, params)
     png = writable(args.png) if getattr(args, "png", None) else None
     run = _run_one(args, puzzle, n, solver, count)
     if getattr(args, "certify", None):
@@ -300,8 +268,8 @@ def cmd_table(args) -> int:
     ns = api.n_values(puzzle, args.n)
     solver = api.pick_solver(puzzle, args.solver)
     params = _params(args, puzzle)
-    formulation = api.table_formulation(puzzle, solver, args.formulation, params, ns)
-    path = writable(api.table_path(puzzle, params, formulation, args.output, args.results_dir))
+    formulation = api.table_formulation(puzzle, solver, args.formulation, params, ns, _options(args))
+    path = checks.table_file(api.table_path(puzzle, params, formulation, args.output, args.results_dir))
     with _rows_printed(f"{path.stem} with {solver}", len(ns), args.json) as show:
         runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
     if args.json:
@@ -317,7 +285,10 @@ def cmd_showcase(args) -> int:
     cases = [case for case in showcase.CASES if not args.puzzle or case.puzzle in args.puzzle]
     if not cases:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
-    folder = Path(args.results_dir) if args.results_dir else showcase.run_folder()
+    folder = checks.folder(args.results_dir) if args.results_dir else showcase.run_folder()
+    checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
+    for case in cases:        # every table's file is checked before the first is computed
+        api.table_request(case.puzzle, case.n, case.solver, results_dir=folder, **case.params)
     lines, failures = [], []
     for case in cases:
         ns = api.n_values(get(case.puzzle), case.n)
@@ -326,7 +297,7 @@ def cmd_showcase(args) -> int:
             runs = api.table(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
                              results_dir=folder, redo=True, on_row=show, **case.params)
         lines.append(showcase.summary(case, runs))
-        tables.append_row(folder / "summary.csv", lines[-1], list(lines[-1]))
+        tables.append_row(folder / "summary.csv", lines[-1], showcase.SUMMARY_COLUMNS)
         failures += [run for run in runs if showcase.differs_from_proven(run)]
     out.print(f"\n[bold]summary[/]: tables recomputed in {folder}")
     out.print(showcase.format_summary(lines), markup=False)
@@ -362,20 +333,25 @@ def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
     return issues
 
 
+def _store(path: Path, run: pipeline.Run) -> None:
+    tables.append_row(path, tables.row_from_record(run.record()))
+
+
 def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     count = puzzle.is_count(args.formulation or "")
-    path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
+    path = checks.table_file(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
-                       on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
+                       on_start=lambda solver: err.print(f"running {solver} ..."),
+                       on_run=lambda run: _store(path, run),
+                       **_given(args, puzzle))
     table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
         rec = run.record()
-        tables.append_row(path, tables.row_from_record(rec))
         table.add_row(rec["solver"], rec["solver_version"], rec["status"],
                       str(run.value if run.value is not None else "-"),
                       str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
@@ -394,7 +370,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .models.writers import write
+    from .models.writers import data_file, write
 
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
@@ -403,11 +379,10 @@ def cmd_export(args) -> int:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
     _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
-    for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
-        writable(target)
-    model = puzzle.build(n, formulation, params).model
     try:
-        files = write(model, args.format, args.output)
+        for target in [args.output] + ([data_file(args.output)] if args.format == "mzn" else []):
+            writable(target)
+        files = write(puzzle.build(n, formulation, params).model, args.format, args.output)
     except ValueError as e:
         raise BadInput(str(e)) from None
     out.print("wrote " + ", ".join(str(f) for f in files))
@@ -469,8 +444,9 @@ def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: Any, counting
 
 def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
                   params: Any, counting: bool) -> list[str]:
-    """What a record says about a valid solution that the checker's measure does not bear out:
-    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
+    """What a record says about a valid solution that the checker's measure and the published value
+    do not bear out (pipeline.false_claims), with `proven` and the match field, which is
+    recomputed, never trusted (nor needed: a record without it is checked all the same)."""
     def claim(key: str, kind: tuple[type, ...]) -> Any:
         value = record.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
@@ -485,31 +461,31 @@ def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict
         status = Status(status_text)
     except ValueError:
         raise BadInput(f"malformed record: unknown status {status_text!r}") from None
-    false = []
-    measured = verdict.objective
-    if not counting and measured is not None and objective != measured:
-        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
-    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
-        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
-    sign = 1 if puzzle.sense == "min" else -1
-    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
-        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
+    claimed = Result(status, objective, bound, count=count)
+    false = pipeline.false_claims(puzzle, n, claimed, verdict, params, counting, str(record.get("formulation") or ""))
     if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
         false.append(f"proven, with status {status}")
-    if match is not None:
-        table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
-        run = pipeline.Run(puzzle.name, n, "", Result(status, measured if not counting else None, bound,
-                                                      count=count),
-                           verdict, published(table_key, n), params=params, counting=counting)
-        if match != run.match:
-            false.append(f"match {match!r}, but the measured value gives {run.match!r}")
+    table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
+    run = pipeline.Run(puzzle.name, n, "", Result(status, verdict.objective if not counting else None, bound,
+                                                  count=count),
+                       verdict, published(table_key, n), params=params, counting=counting)
+    if match is not None and match != run.match:
+        false.append(f"match {match!r}, but the measured value gives {run.match!r}")
     return false
 
 
 def cmd_plot(args) -> int:
     from .plots import plot_all
 
-    for path in plot_all(args.out):
+    results = Path(args.results_dir)
+    if not results.is_dir():
+        raise BadInput(f"no results folder {results}")
+    written, skipped = plot_all(checks.folder(args.out), results)
+    if not written:
+        raise BadInput(f"nothing to plot from {results}: {skipped[0] if skipped else 'no tables'}")
+    for note in skipped:
+        sys.stderr.write(f"workbench: skipped {note}\n")
+    for path in written:
         out.print(f"wrote {path}")
     return 0
 
@@ -519,17 +495,20 @@ def cmd_bench(args) -> int:
 
     for name in args.puzzle or []:
         get(name)
-    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads, args.ns)
+    from .bench import COLUMNS as BENCH_COLUMNS
+
+    return run_bench(args.puzzle, args.solver, args.label, checks.table_file(args.output, BENCH_COLUMNS), out,
+                     args.threads, args.ns)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
                 "showcase": cmd_showcase, "plot": cmd_plot}
     try:
+        args = parser.parse_args(argv)
         return commands[args.command](args)
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")

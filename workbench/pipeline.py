@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .checks import applicable
 from .models.core import NativeTask
 from .puzzles import get, published
-from .puzzles.base import NATIVE, BadInput, Published, Verdict
+from .puzzles.base import NATIVE, BadInput, Published, Puzzle, Verdict
 from .solvers import backend_class, canonical, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
@@ -125,9 +127,10 @@ class Run:
 
 
 def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None = None,
-         params: Any = None, count: bool = False) -> tuple[str, str]:
+         params: Any = None, count: bool = False, options: Options | None = None) -> tuple[str, str]:
     """Every check a run's request must pass before anything is solved (so that no command loses
-    a result to bad input found afterwards): returns the canonical solver and the formulation."""
+    a result to bad input found afterwards), `options` included when given (checks.applicable):
+    returns the canonical solver and the formulation."""
     puzzle = get(puzzle_name)
     params = puzzle.params(params)
     puzzle.validate(n, params)
@@ -143,6 +146,8 @@ def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None =
         raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
                        f"(known: {', '.join(f.name for f in puzzle.formulations)})")
     puzzle.validate_run(params, formulation)
+    if options is not None:
+        applicable(puzzle, params, formulation, options)
     return solver, formulation
 
 
@@ -150,7 +155,7 @@ def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
           formulation: str | None = None, params: Any = None) -> Run:
     puzzle = get(puzzle_name)
     params = puzzle.params(params)
-    solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count)
+    solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count, options)
     t0 = time.perf_counter()
     built = puzzle.build(n, formulation, params)
     generated = time.perf_counter() - t0
@@ -163,25 +168,74 @@ def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
                generated, params, puzzle.variant(params, formulation), counting=options.count)
 
 
+class BadRow(ValueError):
+    """A results row that cannot be read back (edited by hand, say): a rerun recomputes its N."""
+
+
+def _row_number(row: dict[str, str], key: str) -> float | None:
+    text = row.get(key) or ""
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadRow(f"{key} is {text[:40]!r}, not a number") from None
+    if not math.isfinite(value):
+        raise BadRow(f"{key} is {text[:40]!r}, not a finite number")
+    return value
+
+
 def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: Any, count: bool = False) -> Run:
     """A run read back from a results table row; its solution goes through the checker again, so a
-    stored row counts only as much as a fresh one would."""
+    stored row counts only as much as a fresh one would. BadRow when a field cannot be read."""
     puzzle = get(puzzle_name)
     params = puzzle.params(params)
-
-    def number(key: str) -> float | None:
-        return float(row[key]) if row.get(key) not in (None, "") else None
-
-    count_value = number("count")
-    result = Result(Status(row.get("status") or "error"), number("objective"), number("bound"),
-                    solution=json.loads(row["solution"]) if row.get("solution") else None,
-                    count=None if count_value is None else int(count_value), solver=row.get("solver", ""),
-                    solver_version=row.get("solver_version", ""), total_seconds=number("seconds") or 0.0,
-                    params={k: number(k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
+    try:
+        status = Status(row.get("status") or "error")
+        count_value = int(row["count"]) if row.get("count") else None
+        solution = json.loads(row["solution"]) if row.get("solution") else None
+    except (ValueError, RecursionError) as e:     # an unknown status, a count past int's digits, bad JSON
+        raise BadRow(f"{str(e).splitlines()[0][:80]}") from None
+    result = Result(status, _row_number(row, "objective"), _row_number(row, "bound"), solution=solution,
+                    count=count_value, solver=row.get("solver", ""),
+                    solver_version=row.get("solver_version", ""), total_seconds=_row_number(row, "seconds") or 0.0,
+                    params={k: _row_number(row, k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
+    claimed = Result(status, result.objective, result.bound, count=count_value)
     verdict = _check(puzzle, n, result, Options(count=count), params)
     formulation = row.get("formulation", "")
-    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
-               0.0, params, puzzle.variant(params, formulation), counting=count)
+    run = Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
+              0.0, params, puzzle.variant(params, formulation), counting=count)
+    false = false_claims(puzzle, n, claimed, verdict, params, count, formulation)
+    if false:
+        raise BadRow(false[0])
+    if verdict is not None and not verdict.ok or result.status == Status.ERROR:     # no answer after all
+        raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
+    return run
+
+
+def false_claims(puzzle: Puzzle, n: int | None, claimed: Result, verdict: Verdict | None, params: Any,
+                 counting: bool, formulation: str = "") -> list[str]:
+    """What a record or a stored row claims that neither the checker's measure nor the published
+    value bears out: its objective, `optimal` (only with a bound equal to it), a bound the solution
+    beats, and a proof of a value other than a PROVEN published one. `verify` and `table` (which
+    redoes such a row) share it, so no claim is taken on trust."""
+    false = []
+    measured = None if verdict is None else verdict.objective
+    objective, bound, status = claimed.objective, claimed.bound, claimed.status
+    if not counting and measured is not None and objective != measured:
+        false.append(f"objective {clean_number(objective)}, but the checker measures {clean_number(measured)}")
+    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
+        false.append(f"optimal, but the bound {clean_number(bound)} does not equal the objective "
+                     f"{clean_number(objective)}")
+    sign = 1 if puzzle.sense == "min" else -1
+    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
+        false.append(f"bound {clean_number(bound)}, but the solution measures {clean_number(measured)}, beyond it")
+    pub = published(puzzle.table_key(params, formulation), n)
+    value = claimed.count if counting else (measured if measured is not None else objective)
+    if pub is not None and pub.status == "PROVEN" and status == Status.OPTIMAL and value is not None \
+            and value != pub.value:
+        false.append(f"a proof of {clean_number(value)}, but the published value {pub.value} is proven ({pub.source})")
+    return false
 
 
 def certify(run: Run, time_limit: float | None) -> None:

@@ -2,11 +2,13 @@
 record boards drawn from stored solutions that the puzzle's checker accepts again."""
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import tables
-from .pipeline import Run, stored
+from .pipeline import BadRow, Run, stored
 from .puzzles import available, get
 from .puzzles.base import BadInput
 
@@ -32,9 +34,13 @@ def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]
 
     best: dict[str, dict[int, tuple[float, bool]]] = {}
     for r in rows:
-        point = (float(r["seconds"]), r.get("status") == "optimal")
-        points = best.setdefault(r["solver"], {})
-        n = int(r["n"])
+        try:
+            point, n = (float(r["seconds"]), r.get("status") == "optimal"), int(r["n"])
+        except ValueError:
+            continue                      # a row edited by hand
+        if not math.isfinite(point[0]):
+            continue
+        points = best.setdefault(r.get("solver", ""), {})
         if n not in points or rank(point) > rank(points[n]):
             points[n] = point
     return best
@@ -49,6 +55,8 @@ def plot_times(path: Path, results: Path = RESULTS) -> Path:
 
     puzzles = [(p, _timings(p.name, results)) for p in available() if p.needs_n]
     puzzles = [(p, t) for p, t in puzzles if t]
+    if not puzzles:
+        raise BadInput(f"no timings in {results} (bench.csv or a puzzle's table)")
     rows = (len(puzzles) + 2) // 3
     fig, axes = plt.subplots(rows, 3, figsize=(15, 4.2 * rows), squeeze=False)
     try:
@@ -81,31 +89,49 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
     puzzle = get(puzzle_name)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
-    checked = [(run.value, run) for run in (stored(puzzle_name, n, r, params) for r in rows)
-               if run.verified and run.value is not None]
+    checked = []
+    for r in rows:
+        try:
+            run = stored(puzzle_name, n, r, params)
+        except BadRow:
+            continue
+        if run.verified and run.value is not None:
+            checked.append((run.value, run))
     if not checked:
         raise BadInput(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
     sign = 1 if puzzle.sense == "min" else -1
     return min(checked, key=lambda pair: sign * pair[0])[1]
 
 
-def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
-    """Every picture the README shows, written to `out`."""
+def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> tuple[list[Path], list[str]]:
+    """Every picture the README shows that `results` holds the data for, written to `out`; returns
+    the files written and, for each picture left out, why."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = [plot_times(folder / TIMES, results)]
-    for file, puzzle, table, n, params in BOARDS:
-        written.append(Path(best_stored(puzzle, table, n, params, results).png(str(folder / file))))
-    written.append(plot_percolation_growth(folder / GROWTH, results))
-    return written
+    pictures: list[tuple[str, Callable[[], Path]]] = [(TIMES, lambda: plot_times(folder / TIMES, results))]
+
+    def board(file: str, puzzle: str, table: str, n: int | None, params: dict[str, Any]) -> Callable[[], Path]:
+        return lambda: Path(best_stored(puzzle, table, n, params, results).png(str(folder / file)))
+
+    pictures += [(case[0], board(*case)) for case in BOARDS]
+    pictures.append((GROWTH, lambda: plot_percolation_growth(folder / GROWTH, results)))
+    written, skipped = [], []
+    for file, draw in pictures:
+        try:
+            written.append(draw())
+        except BadInput as e:
+            skipped.append(f"{file}: {e}")
+    return written, skipped
 
 
 def plot_percolation_growth(path: Path, results: Path = RESULTS) -> Path:
     """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
     from .puzzles.percolation.recursion import growth_plot
 
-    counts = {int(r["n"]): int(r["count"]) for r in tables.read_rows(results / "percolation.csv")
-              if r.get("status") == "optimal" and r.get("count")}
+    counts = {}
+    for r in tables.read_rows(results / "percolation.csv"):
+        if r.get("status") == "optimal" and r.get("count", "").isdigit() and r.get("n", "").isdigit():
+            counts[int(r["n"])] = int(r["count"])
     terms: list[int] = []
     while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
         terms.append(counts[len(terms) + 1])

@@ -168,6 +168,11 @@ class Puzzle:
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
                                f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
+    def task_layer(self, params: Any) -> bool:
+        """Whether the native search runs on the task layer (search/tasks.py) with these params:
+        only then do --cluster and --fresh mean anything."""
+        return False
+
     def build(self, n: int | None, formulation: str, params: Any) -> Built:
         """The model of this question (or the native search's task) with its decoder."""
         params = self.params(params)

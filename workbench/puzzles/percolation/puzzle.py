@@ -100,6 +100,9 @@ class PercolationPuzzle(Puzzle):
     def table_key(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"
 
+    def task_layer(self, params: PercolationParams) -> bool:
+        return params.native_counter == "transfer"      # the recursion runs in one process
+
     def variant(self, params: PercolationParams, formulation: str = "") -> str:
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
         key = self.table_key(params, formulation)

@@ -67,6 +67,9 @@ class SquaresPuzzle(Puzzle):
         if n is not None and params is not None and n + 2 * params.margin > 63:
             raise BadInput("squares: n + 2*margin must be at most 63")
 
+    def task_layer(self, params: SquaresParams) -> bool:
+        return not params.heuristic      # the heuristics run in the calling worker alone
+
     def variant(self, params: SquaresParams, formulation: str = "") -> str:
         """Rows with a margin, counts or heuristics only go to tables of their own."""
         return self.name + (f"-margin{params.margin}" if params.margin else "") + \
