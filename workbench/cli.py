@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
-    e.add_argument("--format", required=True, choices=["lp", "mps", "wcnf", "mzn"])
+    e.add_argument("--format", required=True, choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
     e.add_argument("-o", "--output", required=True)
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
@@ -394,6 +394,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_export(args) -> int:
+    from .models import mathprog
     from .models.writers import write
 
     puzzle = get(args.puzzle)
@@ -403,11 +404,13 @@ def cmd_export(args) -> int:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
     _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
-    for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
+    data_file = {"mzn": ".dzn", "mathprog": ".dat"}.get(args.format)
+    for target in [args.output] + ([Path(args.output).with_suffix(data_file)] if data_file else []):
         writable(target)
     model = puzzle.build(n, formulation, params).model
     try:
-        files = write(model, args.format, args.output)
+        files = mathprog.write(model, args.output) if args.format == "mathprog" else \
+            write(model, args.format, args.output)
     except ValueError as e:
         raise BadInput(str(e)) from None
     out.print("wrote " + ", ".join(str(f) for f in files))
