@@ -15,7 +15,7 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import api, pipeline, tables
+from . import api, frames, pipeline, tables
 from .puzzles import available, get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
 from .search.tasks import JournalBusy, cluster_address
@@ -125,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--n", type=int, action="append", dest="ns", help="only cases at this N (repeatable)")
     b.add_argument("--threads", type=THREADS, default=2, help="threads for every case (default 2)")
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
+    b.add_argument("--summary", action="store_true",
+                   help="run nothing: the file's rows as backend x N (time and status), a pandas pivot")
     return p
 
 
@@ -371,18 +373,10 @@ def cmd_compare(args) -> int:
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
                        on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
-    table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
-                  "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
-        rec = run.record()
-        tables.append_row(path, tables.row_from_record(rec))
-        table.add_row(rec["solver"], rec["solver_version"], rec["status"],
-                      str(run.value if run.value is not None else "-"),
-                      str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
-                      str(run.verified))
-        for racer in rec["params"].get("racers", []):     # each racer of a portfolio run
-            table.add_row(f"  {racer['racer']}", "", racer["status"], str(clean_number(racer["objective"]) or "-"),
-                          str(clean_number(racer["bound"]) or "-"), f"{racer['seconds']:.2f}", "")
+        tables.append_row(path, tables.row_from_record(run.record()))
+    view = frames.comparison(runs).rename(columns={"value": "count" if count else "objective"})
+    table = frame_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     out.print(table)
     issues = disagreements(runs, puzzle.sense)
     for issue in issues:
@@ -391,6 +385,21 @@ def cmd_compare(args) -> int:
         out.print("no disagreement between backends")
     out.print(f"rows appended to {path}")
     return 1 if issues else 0
+
+
+def frame_table(df: Any, title: str = "") -> Table:
+    """A DataFrame (compare's table, the bench summary) as a rich table: its index, then its columns."""
+    names = list(df.index.names) if any(df.index.names) else [""]
+    table = Table(*[str(x) for x in names], *[str(c) for c in df.columns], title=title or None)
+    for key, row in df.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        table.add_row(*[str(k) for k in keys], *["-" if _missing(v) else f"{v:.2f}" if isinstance(v, float)
+                                                 else str(v) for v in row])
+    return table
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value) or str(value) in ("<NA>", "nan")
 
 
 def cmd_export(args) -> int:
@@ -522,6 +531,12 @@ def cmd_bench(args) -> int:
 
     for name in args.puzzle or []:
         get(name)
+    if args.summary:
+        summary = frames.bench_summary(frames.bench_results(args.output), args.puzzle, args.solver, args.label, args.ns)
+        if summary.empty:
+            raise BadInput(f"no row of {args.output} matches these --puzzle, --solver, --label and --n")
+        out.print(frame_table(summary, f"{args.output}: backend x N, the latest run in each cell"))
+        return 0
     return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads, args.ns)
 
 
