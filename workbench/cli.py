@@ -57,11 +57,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="the puzzles")
     sub.add_parser("solvers", help="backends with versions, or why they are unavailable")
 
-    def common(q: argparse.ArgumentParser, many_n: bool = False, many_solvers: bool = False) -> None:
-        q.add_argument("puzzle")
+    def common(q: argparse.ArgumentParser, many_n: bool = False, many_solvers: bool = False,
+               model: bool = False) -> None:
+        q.add_argument("puzzle", nargs="?" if model else None, help="the puzzle (or --model FILE)")
+        if model:
+            model_flags(q)
         q.add_argument("--n", help="N, or A..B" if many_n else "N")
         if many_solvers:
-            q.add_argument("--solvers", required=True, help="comma list, e.g. highs,cbc,maxsat")
+            q.add_argument("--solvers", help="comma list, e.g. highs,cbc,maxsat (with --model: default every "
+                                             "backend that takes the file)")
         else:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
@@ -84,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
                 q.add_argument(opt.flag, type=opt.type, default=None, help=opt.help)
 
     s = sub.add_parser("solve", help="solve one N")
-    common(s)
+    common(s, model=True)
     s.add_argument("--json", action="store_true")
     s.add_argument("--png", help="write a PNG drawing of the solution")
     s.add_argument("--certify", nargs="?", type=TIME_LIMIT, const=600.0, metavar="SECONDS",
@@ -101,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--redo", action="store_true", help="recompute rows already in the file")
     t.add_argument("--json", action="store_true", help="the rows as one JSON list on stdout, nothing else")
     k = sub.add_parser("compare", help="every backend on the same model and limit")
-    common(k, many_solvers=True)
+    common(k, many_solvers=True, model=True)
     k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv)")
     k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
@@ -124,10 +128,27 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--label", help="only cases whose label contains this text")
     b.add_argument("--n", type=int, action="append", dest="ns", help="only cases at this N (repeatable)")
     b.add_argument("--threads", type=THREADS, default=2, help="threads for every case (default 2)")
+    b.add_argument("--time-limit", type=TIME_LIMIT, default=600.0, help="with --model: seconds (default 600)")
+    model_flags(b)
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
     b.add_argument("--summary", action="store_true",
                    help="run nothing: the file's rows as backend x N (time and status), a pandas pivot")
     return p
+
+
+def model_flags(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--model", metavar="FILE", help="the user's own model instead of a puzzle: .lp, .mps, .wcnf or "
+                                                   ".mzn, run on every backend that takes it (usermodel.py)")
+    q.add_argument("--data", metavar="FILE", help="with a MiniZinc --model: its data file (.dzn)")
+
+
+def _by_model(args: argparse.Namespace, command: str) -> bool:
+    """Whether the command runs a model file; a command without a puzzle and without --model is bad input."""
+    if args.model is None and getattr(args, "puzzle", "") is None:
+        raise BadInput(f"{command} needs a puzzle, or --model FILE")
+    if args.model is None and getattr(args, "data", None):
+        raise BadInput("--data goes with a MiniZinc --model")
+    return args.model is not None
 
 
 def _puzzle_options():
@@ -261,6 +282,9 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 
 def cmd_solve(args, count: bool = False) -> int:
+    if not count and _by_model(args, "solve"):
+        from . import usermodel
+        return usermodel.command(args, "solve")
     puzzle = get(args.puzzle)
     solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
     n = _single_n(args, puzzle)
@@ -365,6 +389,11 @@ def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
 
 
 def cmd_compare(args) -> int:
+    if _by_model(args, "compare"):
+        from . import usermodel
+        return usermodel.command(args, "compare")
+    if not args.solvers:
+        raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
     n = _single_n(args, puzzle)
     count = puzzle.is_count(args.formulation or "")
@@ -393,7 +422,8 @@ def frame_table(df: Any, title: str = "") -> Table:
     table = Table(*[str(x) for x in names], *[str(c) for c in df.columns], title=title or None)
     for key, row in df.iterrows():
         keys = key if isinstance(key, tuple) else (key,)
-        table.add_row(*[str(k) for k in keys], *["-" if _missing(v) else f"{v:.2f}" if isinstance(v, float)
+        table.add_row(*[str(k) for k in keys], *["-" if _missing(v) else str(clean_number(v)) if isinstance(v, float)
+                                                 and float(v).is_integer() else f"{v:.2f}" if isinstance(v, float)
                                                  else str(v) for v in row])
     return table
 
@@ -529,6 +559,9 @@ def cmd_plot(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
+    if args.model:
+        from . import usermodel
+        return usermodel.command(args, "bench")
     for name in args.puzzle or []:
         get(name)
     if args.summary:

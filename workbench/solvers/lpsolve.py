@@ -82,7 +82,10 @@ class LpSolve(Backend):
         return Result(Status.FEASIBLE, objective, None, values[:mps.n_own], **timings)
 
 
+MEANING = {-2: "out of memory", 0: "optimal", 1: "sub-optimal (stopped with a solution)", 2: "infeasible",
+           3: "unbounded", 4: "degenerate", 5: "numerical failure", 6: "aborted", 7: "timeout", 25: "numerical failure"}
+
+
 def _summary(code: int, lines: list[str]) -> str:
-    said = next((x.strip() for x in lines if x.strip() and not x[0].isspace() and ":" not in x
-                 and len(x.split()) > 1 and not x.startswith("Dual")), "")
-    return f"lp_solve exit {code}" + (f": {said}" if said else "")
+    """lp_solve's exit code in words (lp_lib.h)."""
+    return f"lp_solve: {MEANING.get(code, f'exit {code}')}"
