@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
-    e.add_argument("--format", required=True, choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
+    e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
+    e.add_argument("--bfile", action="store_true", help="the puzzle's OEIS b-file of proven terms (from results/)")
     e.add_argument("-o", "--output", required=True)
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
@@ -405,7 +406,7 @@ def cmd_compare(args) -> int:
     for run in runs:
         tables.append_row(path, tables.row_from_record(run.record()))
     view = frames.comparison(runs).rename(columns={"value": "count" if count else "objective"})
-    table = frame_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
+    table = frames.rich_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     out.print(table)
     issues = disagreements(runs, puzzle.sense)
     for issue in issues:
@@ -416,27 +417,13 @@ def cmd_compare(args) -> int:
     return 1 if issues else 0
 
 
-def frame_table(df: Any, title: str = "") -> Table:
-    """A DataFrame (compare's table, the bench summary) as a rich table: its index, then its columns."""
-    names = list(df.index.names) if any(df.index.names) else [""]
-    table = Table(*[str(x) for x in names], *[str(c) for c in df.columns], title=title or None)
-    for key, row in df.iterrows():
-        keys = key if isinstance(key, tuple) else (key,)
-        table.add_row(*[str(k) for k in keys], *["-" if _missing(v) else str(clean_number(v)) if isinstance(v, float)
-                                                 and float(v).is_integer() else f"{v:.2f}" if isinstance(v, float)
-                                                 else str(v) for v in row])
-    return table
-
-
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and value != value) or str(value) in ("<NA>", "nan")
-
-
 def cmd_export(args) -> int:
     from .models import mathprog
     from .models.writers import write
 
     puzzle = get(args.puzzle)
+    if args.bfile or not args.format:
+        return _export_bfile(args, puzzle)
     n = _single_n(args, puzzle)
     params = _params(args, puzzle)
     if args.solver:
@@ -453,6 +440,17 @@ def cmd_export(args) -> int:
     except ValueError as e:
         raise BadInput(str(e)) from None
     out.print("wrote " + ", ".join(str(f) for f in files))
+    return 0
+
+
+def _export_bfile(args, puzzle: Puzzle) -> int:
+    from . import bfile
+
+    if not args.bfile or args.format or args.n is not None:
+        raise BadInput("export needs --format, or --bfile (the whole sequence: no --n, no --format)")
+    command = f"python -m workbench export {puzzle.name} --bfile -o {Path(args.output).name}"
+    path, count = bfile.write(puzzle.name, writable(args.output), command)
+    out.print(f"wrote {path}: {count} terms")
     return 0
 
 
@@ -568,7 +566,7 @@ def cmd_bench(args) -> int:
         summary = frames.bench_summary(frames.bench_results(args.output), args.puzzle, args.solver, args.label, args.ns)
         if summary.empty:
             raise BadInput(f"no row of {args.output} matches these --puzzle, --solver, --label and --n")
-        out.print(frame_table(summary, f"{args.output}: backend x N, the latest run in each cell"))
+        out.print(frames.rich_table(summary, f"{args.output}: backend x N, the latest run in each cell"))
         return 0
     return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads, args.ns)
 

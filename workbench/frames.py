@@ -138,3 +138,23 @@ def comparison(runs: Iterable[Any]) -> pd.DataFrame:
                   "seconds": r["seconds"], "verified": ""} for r in rec["params"].get("racers", [])]
     df = pd.DataFrame(rows, columns=["solver", *COMPARISON]).astype(object)
     return df.pivot_table(index="solver", values=COMPARISON, aggfunc="last", sort=False, dropna=False)[COMPARISON]
+
+
+def rich_table(df: pd.DataFrame, title: str = "") -> Any:
+    """A DataFrame (compare's table, the bench summary) as a rich table: its index, then its columns."""
+    from rich.table import Table
+
+    names = list(df.index.names) if any(df.index.names) else [""]
+    table = Table(*[str(x) for x in names], *[str(c) for c in df.columns], title=title or None)
+    for key, row in df.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        table.add_row(*[str(k) for k in keys], *[_cell(v) for v in row])
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value) or str(value) in ("<NA>", "nan"):
+        return "-"
+    if isinstance(value, float):
+        return str(clean_number(value)) if value.is_integer() else f"{value:.2f}"
+    return str(value)

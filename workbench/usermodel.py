@@ -426,7 +426,7 @@ def command(args: Any, name: str) -> int:
         print(json.dumps(runs[0].record(), default=str))
         return 0 if runs[0].result.status != Status.ERROR else 1
     title = f"{mf.path.name} ({mf.kind}, {len(mf.names)} variables), time limit {args.time_limit} s"
-    cli.out.print(cli.frame_table(frames.comparison(runs), title))
+    cli.out.print(frames.rich_table(frames.comparison(runs), title))
     for run in runs:
         cli.out.print(f"{run.result.solver}: {run.verdict.message if run.verdict else run.result.message or '-'}",
                       markup=False)
