@@ -285,7 +285,7 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 def cmd_solve(args, count: bool = False) -> int:
     if not count and _by_model(args, "solve"):
         from . import usermodel
-        return usermodel.command(args, "solve")
+        return usermodel.command(args, "solve", sys.modules[__name__])
     puzzle = get(args.puzzle)
     solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
     n = _single_n(args, puzzle)
@@ -392,7 +392,7 @@ def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
 def cmd_compare(args) -> int:
     if _by_model(args, "compare"):
         from . import usermodel
-        return usermodel.command(args, "compare")
+        return usermodel.command(args, "compare", sys.modules[__name__])
     if not args.solvers:
         raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
@@ -559,7 +559,7 @@ def cmd_bench(args) -> int:
 
     if args.model:
         from . import usermodel
-        return usermodel.command(args, "bench")
+        return usermodel.command(args, "bench", sys.modules[__name__])
     for name in args.puzzle or []:
         get(name)
     if args.summary:

@@ -379,11 +379,13 @@ def _named(mf: ModelFile, values: list[int]) -> Any:
 
 # -- the command line's solve, compare and bench with --model ----------------------------------
 
-def command(args: Any, name: str) -> int:
+def command(args: Any, name: str, ui: Any) -> int:
     """`solve`, `compare` or `bench` with --model FILE: the file on the backends named, else on every
-    backend here that takes its kind."""
-    from . import cli, frames, tables
+    backend here that takes its kind. `ui` is the command line module (its consoles, writable() and
+    disagreements()), handed in so that this module does not import it."""
+    from . import frames, tables
 
+    cli = ui
     puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
                                             ("--n", getattr(args, "n", None)),
                                             ("--formulation", getattr(args, "formulation", None))) if given]
