@@ -28,7 +28,7 @@ import numpy as np
 from ...search.deadline import Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 
-N_MAX = 400
+N_MAX = 500
 
 
 @dataclass
