@@ -129,21 +129,22 @@ def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Op
     runs = []
     for n in ns:
         key = (puzzle.name, variant, "" if n is None else str(n), formulation, solver, setting)
-        run, note = None, ""
+        run, redone = None, ""
         if key in finished:
             try:
-                run, note = stored(puzzle.name, n, finished[key], params, count), SKIPPED
+                run, note = stored(puzzle.name, n, finished[key], params, count, strict=True), SKIPPED
             except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
-                note = f"stored row redone: {e}; "
+                redone = f"stored row redone: {e}"
         if run is None:
             run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
             row = tables.row_from_record(run.record())
             if not tables.finished(row):
-                note += "not stored: a rerun tries it again"
-            elif tables.append_row(path, row, once=not redo and not note):
-                note = note.rstrip("; ")
+                note = "not stored: a rerun tries it again"
+            elif tables.append_row(path, row, once=not redo and not redone):
+                note = ""
             else:
-                note += "not stored: another run stored this N meanwhile"
+                note = "not stored: another run stored this N meanwhile"
+            note = "; ".join(x for x in (redone, note) if x)
         runs.append(run)
         if on_row:
             on_row(run, note)

@@ -92,7 +92,7 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
     checked = []
     for r in rows:
         try:
-            run = stored(puzzle_name, n, r, params)
+            run = stored(puzzle_name, n, r, params, strict=True)
         except BadRow:
             continue
         if run.verified and run.value is not None:
