@@ -6,7 +6,7 @@ import tempfile
 import pytest
 
 from workbench.models.core import HittingSet
-from workbench.puzzles import published_table
+from workbench.puzzles import REGISTRY, published_table, register
 from workbench.solvers import BACKENDS, backend_class, canonical, installed
 
 # The native searches journal their tasks (workbench/search/tasks.py): each test process keeps its
@@ -37,3 +37,12 @@ def backends() -> list[str]:
     missing = [b for b in model_backends() if b not in here]
     assert not missing, f"backends missing after set-up: {missing}"
     return model_backends()
+
+
+@pytest.fixture
+def toy():
+    """The toy puzzle of tests/toy/, registered for one test."""
+    register("cyclecover", "toy:CycleCover")
+    yield "cyclecover"
+    del REGISTRY["cyclecover"]
+    register.__globals__["get"].cache_clear()

@@ -6,10 +6,7 @@ import ast
 import json
 from pathlib import Path
 
-import pytest
-
 from workbench import api, cli
-from workbench.puzzles import REGISTRY, register
 from workbench.solvers import BACKENDS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
@@ -93,14 +90,6 @@ def test_no_backend_is_named_outside_its_own_module():
     own = {PACKAGE / "solvers" / f"{mod.split(':')[0].rsplit('.', 1)[-1]}.py" for mod in BACKENDS.values()}
     checks = [hit for path in MODULES.values() if path not in own for hit in _backend_name_checks(path)]
     assert not checks, checks
-
-
-@pytest.fixture
-def toy():
-    register("cyclecover", "toy:CycleCover")
-    yield "cyclecover"
-    del REGISTRY["cyclecover"]
-    register.__globals__["get"].cache_clear()
 
 
 def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(toy, tmp_path, capsys):
