@@ -288,3 +288,14 @@ def test_every_board_the_lookahead_cuts_holds_nothing_the_plain_search_finds(n):
         positions += (a[4], b[4])
     assert counts == CHAFFIN_COUNTS[n - 1]        # the boards cover the whole tree
     assert positions[0] < positions[1] / 3        # and the lookahead cut many of them
+
+
+def test_a_given_bound_replaces_the_heuristics():
+    """--bound B: boards of fewer than B matches are searched for, with no heuristics (so the
+    journal's key does not depend on them): B = a(n) + 1 finds and proves a(n), B = a(n) proves
+    that nothing is cheaper, without a witness."""
+    found = native(12, bound=PUBLISHED[12] + 1)
+    assert found.status == Status.OPTIMAL and found.objective == PUBLISHED[12]
+    assert "from --bound" in found.message and PUZZLE.check(12, found.solution, {}).objective == PUBLISHED[12]
+    none = native(12, bound=PUBLISHED[12])
+    assert none.status == Status.INFEASIBLE and f"no board of fewer than {PUBLISHED[12]} matches" in none.message

@@ -758,7 +758,10 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     """The native search: heuristics for a bound, then the exact (or counting) search.
 
     With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
-    only the HASTY stages run. Deterministic: the seed is unused.
+    only the HASTY stages run. With `bound` B the exact search starts from B instead: a solution of
+    fewer matches is found and proven optimal, or none exists (INFEASIBLE: the proof that a(n) >= B).
+    Why: the heuristics' bound can depend on the machine (their time limit), and it is part of the
+    journal's key, so a run to be resumed elsewhere names its bound. Deterministic: the seed is unused.
     """
     assert n is not None
     margin = params.margin
@@ -769,10 +772,14 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     heuristic_deadline = deadline
     if not params.heuristic:                  # keep most of the time for the exact search
         heuristic_deadline = deadline.within(min(60.0, 0.2 * deadline.left()))
-    ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
-    if not found:
-        return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
-    report(Incumbent(ub, None, solution_json(n, margin, found)))
+    found: list[Placement] = []
+    if params.bound and not params.heuristic:     # the journal's key then holds B, not a heuristic's value
+        ub, how = params.bound, "--bound"
+    else:
+        ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
+        if not found:
+            return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
+        report(Incumbent(ub, None, solution_json(n, margin, found)))
     if params.heuristic:
         return Result(Status.FEASIBLE, objective=ub, solution=solution_json(n, margin, found),
                       message=f"heuristic bound ({how})")
@@ -785,6 +792,12 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     best = out.best if out.best is not None else ub
     sol = solution_json(n, margin, found)
     searched = f"{out.positions:,} positions searched (lookahead {params.lookahead})"
+    if not found:                             # --bound B, and nothing cheaper than B found
+        if out.complete:
+            return Result(Status.INFEASIBLE, message=f"proved by exhaustive search: no board of fewer than {ub} "
+                                                     f"matches, {searched}; assumes all squares within {margin} "
+                                                     "of the largest")
+        return Result(Status.UNKNOWN, message=f"time limit; nothing cheaper than {ub} found; {searched}")
     if not out.complete:
         return Result(Status.FEASIBLE, objective=best, solution=sol,
                       message=f"time limit; best from {'exact search' if out.witness else how}; "
