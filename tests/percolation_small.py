@@ -83,7 +83,7 @@ def covers(split, cell: Cell) -> bool:
 
 
 def count_uncovered(h: int, w: int, cell: Cell) -> int:
-    """U(h, w, cell): the tight sets of which no split covers `cell` (see docs/percolation.md)."""
+    """U(h, w, cell): the tight sets of which no split covers `cell` (see docs/notes/percolation.md)."""
     return sum(all(not covers(s, cell) for s in splits(m)) for m in tight_sets(h, w))
 
 

@@ -1,6 +1,6 @@
 """Exact count of minimal percolating sets (OEIS A146971) by a recursion over rectangles.
 
-Why it works (derivation and proofs in docs/percolation.md). A set of (h + w) / 2 cells whose
+Why it works (derivation and proofs in docs/notes/percolation.md). A set of (h + w) / 2 cells whose
 closure is the h x w rectangle is *tight*; a(n) = T(n, n). A *split* of a tight set cuts it into
 two parts that each close to a rectangle; the two rectangles then form a lossless pair (diagonal
 corners, or one empty row or column with exactly one shared column or row). The splits of a set
