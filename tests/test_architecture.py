@@ -116,3 +116,20 @@ def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(t
     record.write_text(json.dumps(bad))
     assert cli.main(["verify", toy, "--n", "7", str(record)]) == 1
     assert "INVALID" in capsys.readouterr().out
+
+
+def test_a_run_is_planned_once_and_looks_its_puzzle_up_once(monkeypatch):
+    """plan() makes the Request once; every later step takes it, so the registry is asked once."""
+    from workbench import puzzles
+
+    plans = []
+    real_plan = api.plan
+    monkeypatch.setattr(api, "plan", lambda *a, **k: plans.append(a[1]) or real_plan(*a, **k))
+    lookups = puzzles.get.cache_info()
+    run = api.solve("enigma144", 4, solver="maxsat", time_limit=30)
+    after = puzzles.get.cache_info()
+    assert (run.value, run.verified, run.match) == (13, True, "yes")
+    assert plans == [4] and (after.hits + after.misses) - (lookups.hits + lookups.misses) == 1
+    plans.clear()
+    counted = api.count("percolation", 4)
+    assert (counted.value, counted.status, plans) == (130, "optimal", [4])

@@ -81,7 +81,8 @@ def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     # a stored row one match short: the checker rejects it, so it is no answer and the job fails
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
-    tampered = pipeline.stored("enigma144", 3, {**row, "objective": "7", "solution": json.dumps(solution[1:])}, {})
+    tampered = pipeline.stored(pipeline.plan("enigma144", 3),
+                               {**row, "objective": "7", "solution": json.dumps(solution[1:])})
     assert not tampered.verified and tampered.value is None and showcase.differs_from_proven(tampered)
 
 

@@ -13,6 +13,8 @@ from collections import deque
 import pytest
 from conftest import published_values
 
+from workbench.models.core import Count
+from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.percolation.check import percolates
 from workbench.puzzles.percolation.puzzle import PercolationPuzzle
@@ -108,8 +110,7 @@ def test_backends_count_small_boards(solver, permutation):
     params = {"permutation": True} if permutation else {}
     for n in range(1, 6):
         # cpsat: one worker, since its parallel enumeration measured incomplete here
-        run = pipeline_solve("percolation", n, solver,
-                             Options(time_limit=60, threads=1, count=True, show=2), None, params)
+        run = pipeline_solve(plan("percolation", n, solver, None, params, Count(2)), Options(time_limit=60, threads=1))
         r = run.result
         assert r.status == Status.OPTIMAL and r.count == expect[n], (solver, n, r.message)
         assert len(r.solution) == min(2, expect[n]) and run.verified, (solver, n)

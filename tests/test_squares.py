@@ -209,15 +209,17 @@ def test_model_symmetry_breaking_keeps_the_two_largest_fixed():
 
 
 def test_pipeline_counts_optimal_solutions_and_compares_the_objective():
+    from workbench.pipeline import plan
     from workbench.pipeline import solve as pipeline_solve
-    run = pipeline_solve("squares", 5, "search", Options(time_limit=60), None, {"all": True})
+    run = pipeline_solve(plan("squares", 5, "search", None, {"all": True}), Options(time_limit=60))
     assert run.result.count == CHAFFIN_COUNTS[4] and run.value == PUBLISHED[5]
     assert run.match == "yes" and run.verified
 
 
 def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
+    from workbench.pipeline import plan
     from workbench.pipeline import solve as pipeline_solve
-    run = pipeline_solve("squares", 4, "maxsat", Options(time_limit=60), None, {})
+    run = pipeline_solve(plan("squares", 4, "maxsat", None, {}), Options(time_limit=60))
     assert run.formulation == "maxsat" and run.value == PUBLISHED[4] and run.match == "yes"
 
 
@@ -242,6 +244,7 @@ def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
     from workbench import pipeline
     from workbench.solvers.base import Options, Status
 
-    run = pipeline.solve("squares", 56, "search", Options(time_limit=10, threads=2))   # 5 s: no board under load
+    # 5 s: no board under load
+    run = pipeline.solve(pipeline.plan("squares", 56, "search"), Options(time_limit=10, threads=2))
     assert run.result.status == Status.FEASIBLE and run.verified, run.result.message
     assert run.value == run.verdict.objective

@@ -1,56 +1,47 @@
-"""The Python API: `workbench.solve`, `count`, `table` and `compare` return the records the command
-line prints (`pipeline.Run`: .value .status .bound .solution .verified .render() .png()).
+"""The Python API: `workbench.solve`, `count`, `table`, `compare` and `verify` return the records
+the command line prints (`pipeline.Run`: .value .status .bound .solution .verified .render() .png()).
 
-They run through the same worker processes as the command line; a worker is a fresh interpreter, not
-a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
+The command line only parses its arguments into these calls and prints what they return. Runs go
+through the same worker processes as the command line; a worker is a fresh interpreter, not a fork,
+so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import tables
-from .models.core import NativeTask
-from .pipeline import Run, plan, stored
-from .pipeline import solve as run_pipeline
-from .puzzles import get
-from .puzzles.base import BadInput, Puzzle
+from .models.core import OPTIMISE, Count, Optimise, Question
+from .pipeline import Request, Run, plan, stored
+from .pipeline import solve as run
+from .puzzles import get, published
+from .puzzles.base import BadInput, Puzzle, Verdict
 from .search.tasks import cluster_address
-from .solvers import backend_class, canonical, first_counting, known, require, split_name
-from .solvers.base import Options
+from .solvers import canonical, known, require
+from .solvers.base import Options, Result, Status, clean_number
+from .tables import RESULTS
 
-RESULTS = Path("results")
+__all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "count", "disagreements",
+           "n_values", "options", "plan_table", "request", "run", "run_table", "single_n", "solve", "table",
+           "verify"]
+
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
+PuzzleName = str | Puzzle[Any]
 
 
-def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
-    """The puzzle's typed parameters; an unknown or ill-typed one is bad input (Params.parse)."""
-    return puzzle.params(params)
+def _puzzle(puzzle: PuzzleName) -> Puzzle[Any]:
+    return puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
 
 
-def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
-    """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
-    Puzzles that do not count answer `count` with their count_solver on their counting formulation."""
-    default = puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver or first_counting()
-    chosen = canonical(solver or default)
-    if count:
-        if not puzzle.can_count:
-            raise BadInput(f"{puzzle.name} is not a counting puzzle")
-        native = NativeTask in backend_class(split_name(chosen)[0]).kinds
-        if not puzzle.counts and (native or formulation not in (None, *puzzle.count_formulations)):
-            raise BadInput(f"{puzzle.name} counts with a model backend and the "
-                           f"{'/'.join(puzzle.count_formulations)} formulation")
-    require(chosen)
-    return chosen
-
-
-def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[int | None]:
-    """A table's N: an int, a range or list, or the command line's 'A..B' / 'A,B,C', each within
-    the puzzle's range (a range's ends are checked before anything is built from it)."""
+def n_values(puzzle: Puzzle[Any], n: int | str | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
+    """The one N parser: an int, a range or list, or the command line's 'A..B' / 'A,B,C' (with
+    `single`: one integer), each within the puzzle's range (a range's ends are checked before
+    anything is built from it)."""
     if not puzzle.needs_n:
         if n is not None:
             raise BadInput(f"{puzzle.name} takes no --n")
@@ -62,13 +53,16 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
         ns = [n]
     elif isinstance(n, str):
         try:
-            if ".." in n:
+            if single:
+                ns = [int(n)]
+            elif ".." in n:
                 a, b = n.split("..")
                 ns = range(int(a), int(b) + 1)
             else:
                 ns = [int(x) for x in n.split(",")]
         except ValueError:
-            raise BadInput(f"bad --n '{n}': use N, A..B or a comma list") from None
+            raise BadInput(f"--n must be an integer, got '{n}'" if single else
+                           f"bad --n '{n}': use N, A..B or a comma list") from None
     else:
         ns = n if isinstance(n, range) else [int(x) for x in n]
     if not ns:
@@ -78,16 +72,30 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
     return ns
 
 
-def _options(time_limit: float, threads: int, seed: int, count: bool = False, show: int = 0,
-             cluster: str | None = None, fresh: bool = False) -> Options:
+def single_n(puzzle: Puzzle[Any], n: int | str | None) -> int | None:
+    """One N (a run's, not a table's): an integer within the puzzle's range, or None where it takes none."""
+    return n_values(puzzle, n, single=True)[0]
+
+
+def options(time_limit: float | None = 60.0, threads: int = 2, seed: int = 0, cluster: str | None = None,
+            fresh: bool = False, verbose: bool = False, quiet: bool = True) -> Options:
     """A run's options; `cluster` is checked here as the command line checks --cluster."""
     if cluster is not None:
         try:
             cluster_address(cluster)
         except argparse.ArgumentTypeError as e:
             raise BadInput(str(e)) from None
-    return Options(time_limit=time_limit, threads=threads, seed=seed, count=count, show=show, cluster=cluster,
-                   fresh=fresh, quiet=True)
+    return Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, cluster=cluster,
+                   fresh=fresh, quiet=quiet)
+
+
+def request(puzzle: PuzzleName, n: int | str | None, solver: str | None = None, formulation: str | None = None,
+            question: Question = OPTIMISE, params: Any = None) -> Request[Any]:
+    """A run's request, planned (pipeline.plan) and its backend able to run here."""
+    p = _puzzle(puzzle)
+    planned = plan(p, single_n(p, n), solver, formulation, params, question)
+    require(planned.solver)
+    return planned
 
 
 def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
@@ -95,64 +103,67 @@ def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
           fresh: bool = False, **params: Any) -> Run:
     """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
     --fresh (native searches)."""
-    p = get(puzzle)
-    options = _options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
-    return run_pipeline(p.name, n, pick_solver(p, solver), options, formulation, puzzle_params(p, params))
+    settings = options(time_limit, threads, seed, cluster, fresh)
+    return run(request(puzzle, n, solver, formulation, Optimise(), params), settings)
 
 
 def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
           threads: int = 2, seed: int = 0, formulation: str | None = None, show: int = 0,
           **params: Any) -> Run:
     """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
-    p = get(puzzle)
-    chosen = pick_solver(p, solver, True, formulation)
-    return run_pipeline(p.name, n, chosen, _options(time_limit, threads, seed, count=True, show=show),
-                        formulation, puzzle_params(p, params))
+    return run(request(puzzle, n, solver, formulation, Count(show), params), options(time_limit, threads, seed))
 
 
-def table_path(puzzle: Puzzle, params: Any, formulation: str, output: str | Path | None = None,
-               results_dir: str | Path = RESULTS) -> Path:
-    """Where a table's rows go: `output`, else <results_dir>/<variant>.csv."""
-    return Path(output) if output else Path(results_dir) / f"{puzzle.variant(params, formulation)}.csv"
+@dataclass
+class TablePlan:
+    """A table's runs, every one planned before the first runs (so that bad input never
+    interrupts a table halfway), and the file their rows go to."""
+
+    requests: list[Request[Any]]
+    path: Path
+
+    @property
+    def solver(self) -> str:
+        return self.requests[0].solver
 
 
-def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: Any,
-                      ns: Sequence[int | None]) -> str:
-    """The formulation named, else the one made for the backend; every N's request is checked
-    before the first run, so that bad input never interrupts a table halfway."""
-    chosen = formulation or puzzle.formulation_for(solver)
-    count = puzzle.is_count(chosen)
-    for n in ns:
-        _, chosen = plan(puzzle.name, n, solver, formulation, params, count)
-    return chosen
+def plan_table(puzzle: PuzzleName, n: int | str | Iterable[int] | None, solver: str | None = None,
+               formulation: str | None = None, params: Any = None, output: str | Path | None = None,
+               results_dir: str | Path = RESULTS) -> TablePlan:
+    """A request per N, for the formulation named or the one made for the backend, with the
+    question that formulation answers; rows go to `output`, else <results_dir>/<variant>.csv."""
+    p = _puzzle(puzzle)
+    ns = n_values(p, n)
+    typed = p.params(params)
+    requests = [plan(p, value, solver, formulation, typed, None) for value in ns]
+    require(requests[0].solver)
+    path = Path(output) if output else Path(results_dir) / f"{requests[0].variant}.csv"
+    return TablePlan(requests, path)
 
 
-def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Options, formulation: str,
-              params: Any, path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
-    """A row per N appended to `path` as soon as it is done; rows already there are skipped (read
-    back and checked again) unless `redo`. The command line's `table` and the API share this loop."""
-    count = puzzle.is_count(formulation)
-    options = replace(options, count=count)
-    rows = [] if redo else tables.read_rows(path)
+def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
+    """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
+    (read back and checked again) unless `redo`."""
+    rows = [] if redo else tables.read_rows(planned.path)
     finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
-    variant, setting = puzzle.variant(params, formulation), puzzle.setting(params)
     runs = []
-    for n in ns:
-        key = (puzzle.name, variant, "" if n is None else str(n), formulation, solver, setting)
+    for req in planned.requests:
+        key = (req.puzzle.name, req.variant, "" if req.n is None else str(req.n), req.formulation, req.solver,
+               req.puzzle.setting(req.params))
         if key in finished:
-            run, note = stored(puzzle.name, n, finished[key], params, count), SKIPPED
+            done, note = stored(req, finished[key]), SKIPPED
         else:
-            run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
-            row = tables.row_from_record(run.record())
+            done = run(req, settings)
+            row = tables.row_from_record(done.record())
             if not tables.finished(row):
                 note = "not stored: a rerun tries it again"
-            elif tables.append_row(path, row, once=not redo):
+            elif tables.append_row(planned.path, row, once=not redo):
                 note = ""
             else:
                 note = "not stored: another run stored this N meanwhile"
-        runs.append(run)
+        runs.append(done)
         if on_row:
-            on_row(run, note)
+            on_row(done, note)
     return runs
 
 
@@ -162,34 +173,157 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:
     """`workbench table`: one run per N, rows appended to <results_dir>/<variant>.csv (or `output`)."""
-    p = get(puzzle)
-    ns = n_values(p, n)
-    chosen = pick_solver(p, solver)
-    params = puzzle_params(p, params)
-    formulation = table_formulation(p, chosen, formulation, params, ns)
-    path = table_path(p, params, formulation, output, results_dir)
-    return run_table(p, ns, chosen, _options(time_limit, threads, seed), formulation, params, path, redo, on_row)
+    planned = plan_table(puzzle, n, solver, formulation, params, output, results_dir)
+    return run_table(planned, options(time_limit, threads, seed), redo, on_row)
 
 
-def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+def compare(puzzle: str, n: int | str | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
             on_start: Callable[[str], None] | None = None, **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
     that cannot run gives a run with status `error` and the others go on. Every request is checked
     before the first backend runs, so that bad input never throws a finished run away."""
     p = get(puzzle)
-    params = puzzle_params(p, params)
+    typed, value = p.params(params), single_n(p, n)
     chosen = [canonical(s) for s in solvers]
     if not chosen:
         raise BadInput("--solvers names no backend")
-    count = p.is_count(formulation or "")
+    requests = []
     for solver in chosen:
-        plan(p.name, n, solver, formulation, params, count)
+        requests.append(plan(p, value, solver, formulation, typed, None))
         known(solver)
-    options = replace(_options(time_limit, threads, seed, count=count), verbose=verbose)
+    settings = options(time_limit, threads, seed, verbose=verbose)
     runs = []
-    for solver in chosen:
+    for req in requests:
         if on_start:
-            on_start(solver)
-        runs.append(run_pipeline(p.name, n, solver, options, formulation, params))
+            on_start(req.solver)
+        runs.append(run(req, settings))
     return runs
+
+
+def disagreements(runs: Sequence[Run], sense: str) -> list[str]:
+    """Contradictions between backends: different proven optima or counts, or a solution beyond a
+    proven bound."""
+    issues = []
+    sign = 1 if sense == "min" else -1
+    for a in runs:
+        for b in runs:
+            ra, rb = a.result, b.result
+            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
+                continue
+            if ra.count is not None or rb.count is not None:
+                if ra.status == rb.status == Status.OPTIMAL and ra.count != rb.count and ra.solver < rb.solver:
+                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
+                continue
+            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
+            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
+                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
+                              f"{clean_number(rb.objective)}")
+            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
+                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
+                              f"bound {clean_number(rb.bound)}")
+            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
+                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
+    return issues
+
+
+@dataclass
+class Verification:
+    """What `verify` finds: the checker's verdict on a saved solution, the claims of its record that
+    the checker's measure does not bear out, and the solution drawn (when valid, and not a count's)."""
+
+    verdict: Verdict
+    false_claims: list[str] = field(default_factory=list)
+    drawing: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok and not self.false_claims
+
+
+def _read_record(file: str | Path) -> Any:
+    try:
+        return json.loads(Path(file).read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"no such file: {file}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise BadInput(f"{file} is not JSON ({str(e).splitlines()[0]})") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
+
+
+def verify(puzzle: PuzzleName, file: str | Path, n: int | str | None = None, **params: Any) -> Verification:
+    """Check a saved solution (a `solve --json` record, or the bare solution), and every claim its
+    record makes about it (`workbench verify`); `n` and `params` override the record's."""
+    p = _puzzle(puzzle)
+    data = _read_record(file)
+    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
+    if record.get("puzzle", p.name) != p.name:
+        raise BadInput(f"{file} is a record of {record['puzzle']!r}, not {p.name}")
+    value = single_n(p, n) if n is not None or not p.needs_n else record.get("n")
+    if record.get("n", value) != value:
+        raise BadInput(f"{file} is a record of n = {record['n']!r}, not {value}")
+    saved = record.get("params", {})
+    if not isinstance(saved, dict):
+        raise BadInput(f"{file}: params is not an object")
+    typed = p.params({**{k: v for k, v in saved.items() if k in {o.dest for o in p.options}}, **params})
+    p.validate(value, typed)
+    counting = p.can_count and isinstance(record["solution"], list)     # a count's examples
+    verdict = _checked(p, value, record["solution"], typed, counting)
+    if verdict.message.startswith("malformed"):
+        raise BadInput(f"{file}: {verdict.message}")
+    drawing = p.render(value, record["solution"], typed) if verdict.ok and not counting else ""
+    false_claims = [] if not verdict.ok else _false_claims(p, value, record, verdict, typed, counting)
+    return Verification(verdict, false_claims, drawing)
+
+
+def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
+    """The checker's verdict; a solution it cannot even read is malformed."""
+    try:
+        if counting:
+            if not isinstance(solution, list):
+                return Verdict(False, "malformed solution: a count's examples are a list")
+            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
+            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
+        return puzzle.check(n, solution, params)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
+
+
+def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any], verdict: Verdict,
+                  params: Any, counting: bool) -> list[str]:
+    """What a record says about a valid solution that the checker's measure does not bear out:
+    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
+    def claim(key: str, kind: tuple[type, ...]) -> Any:
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise BadInput(f"malformed record: {key} is {value!r}")
+        return value
+
+    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
+    status_text, match = claim("status", (str,)), claim("match", (str,))
+    if status_text is None:
+        return []        # a bare solution claims nothing
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
+    false = []
+    measured = verdict.objective
+    if not counting and measured is not None and objective != measured:
+        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
+    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
+        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
+    sign = 1 if puzzle.sense == "min" else -1
+    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
+        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
+    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        false.append(f"proven, with status {status}")
+    if match is not None:
+        formulation = str(record.get("formulation") or "")
+        claimed = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
+        measured_run = Run(claimed, Result(status, measured if not counting else None, bound, count=count),
+                           verdict, published(puzzle.table_key(params, formulation), n))
+        if match != measured_run.match:
+            false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
+    return false

@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from . import pipeline
+from .models.core import OPTIMISE, Count
 from .puzzles import available
 from .puzzles.base import BadInput, BenchCase, Puzzle
 from .solvers import canonical
@@ -37,8 +38,9 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
 def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) -> None:
     n = case.n
     while True:
-        options = Options(time_limit=case.time_limit, threads=threads, count=case.count)
-        run = pipeline.solve(case.puzzle, n, case.solver, options, case.formulation, case.params)
+        request = pipeline.plan(case.puzzle, n, case.solver, case.formulation, case.params,
+                                Count() if case.count else OPTIMISE)
+        run = pipeline.solve(request, Options(time_limit=case.time_limit, threads=threads))
         row = _row(case, run)
         append_row(path, row, COLUMNS)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "

@@ -7,7 +7,6 @@ import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -16,15 +15,16 @@ from rich.console import Console
 from rich.table import Table
 
 from . import api, pipeline, tables
-from .puzzles import available, get, published
-from .puzzles.base import BadInput, Puzzle, Verdict
+from .models.core import Count, Optimise
+from .puzzles import available, get
+from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.tasks import JournalBusy, cluster_address
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
-from .solvers.base import Options, Result, Status, Unavailable, clean_number
+from .solvers.base import Options, Status, Unavailable, clean_number
+from .tables import RESULTS
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
-RESULTS = Path("results")
 
 
 class Parser(argparse.ArgumentParser):
@@ -128,12 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _puzzle_options():
-    seen = {}
+def _puzzle_options() -> list[PuzzleOption]:
+    seen: dict[str, PuzzleOption] = {}
     for puzzle in available():
         for opt in puzzle.options:
             seen.setdefault(opt.flag, opt)
-    return seen.values()
+    return list(seen.values())
 
 
 def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
@@ -155,11 +155,6 @@ def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
     return given
 
 
-def _params(args: argparse.Namespace, puzzle: Puzzle) -> Any:
-    """The puzzle's typed parameters from its flags and `--set KEY=VALUE`."""
-    return api.puzzle_params(puzzle, _given(args, puzzle))
-
-
 def writable(path: str | Path) -> Path:
     """An output file checked before the solve, so that a bad path never loses a computed result
     (a file not there yet is not created: the folder must take a file)."""
@@ -177,24 +172,8 @@ def writable(path: str | Path) -> Path:
     return path
 
 
-def _options(args: argparse.Namespace, count: bool = False) -> Options:
-    return Options(time_limit=args.time_limit, threads=args.threads, seed=args.seed, verbose=args.verbose,
-                   count=count, cluster=args.cluster, fresh=args.fresh, quiet=args.quiet)
-
-
-def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
-    if not puzzle.needs_n:
-        if args.n is not None:
-            raise BadInput(f"{puzzle.name} takes no --n")
-        return None
-    if args.n is None:
-        raise BadInput(f"{puzzle.name} needs --n")
-    try:
-        n = int(args.n)
-    except ValueError:
-        raise BadInput(f"--n must be an integer, got '{args.n}'") from None
-    puzzle.validate(n)
-    return n
+def _options(args: argparse.Namespace) -> Options:
+    return api.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose, args.quiet)
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -219,11 +198,6 @@ def cmd_solvers(args) -> int:
                       info.version if info.available else info.note)
     out.print(table)
     return 0
-
-
-def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False) -> pipeline.Run:
-    options = replace(_options(args, count), show=getattr(args, "show", 0) if count else 0)
-    return pipeline.solve(puzzle.name, n, solver, options, args.formulation, _params(args, puzzle))
 
 
 def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> None:
@@ -260,11 +234,11 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
-    solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
-    n = _single_n(args, puzzle)
-    pipeline.plan(puzzle.name, n, solver, args.formulation, _params(args, puzzle), count)
+    question = Count(args.show) if count else Optimise()
+    request = api.request(puzzle, args.n, args.solver, args.formulation, question, _given(args, puzzle))
     png = writable(args.png) if getattr(args, "png", None) else None
-    run = _run_one(args, puzzle, n, solver, count)
+    run = api.run(request, _options(args))
+    n = request.n
     if getattr(args, "certify", None):
         pipeline.certify(run, args.certify)
     if args.json:
@@ -297,13 +271,11 @@ def _rows_printed(label: str, total: int, quiet: bool = False) -> Iterator[api.O
 
 def cmd_table(args) -> int:
     puzzle = get(args.puzzle)
-    ns = api.n_values(puzzle, args.n)
-    solver = api.pick_solver(puzzle, args.solver)
-    params = _params(args, puzzle)
-    formulation = api.table_formulation(puzzle, solver, args.formulation, params, ns)
-    path = writable(api.table_path(puzzle, params, formulation, args.output, args.results_dir))
-    with _rows_printed(f"{path.stem} with {solver}", len(ns), args.json) as show:
-        runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
+    planned = api.plan_table(puzzle, args.n, args.solver, args.formulation, _given(args, puzzle), args.output,
+                             args.results_dir)
+    path = writable(planned.path)
+    with _rows_printed(f"{path.stem} with {planned.solver}", len(planned.requests), args.json) as show:
+        runs = api.run_table(planned, _options(args), args.redo, show)
     if args.json:
         print(json.dumps([run.record() for run in runs], default=str))
     else:
@@ -314,13 +286,13 @@ def cmd_table(args) -> int:
 def cmd_showcase(args) -> int:
     from . import showcase
 
-    cases = [case for case in showcase.CASES if not args.puzzle or case.puzzle in args.puzzle]
+    cases = [case for case in showcase.cases() if not args.puzzle or case.puzzle in args.puzzle]
     if not cases:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
     folder = Path(args.results_dir) if args.results_dir else showcase.run_folder()
     lines, failures = [], []
     for case in cases:
-        ns = api.n_values(get(case.puzzle), case.n)
+        ns = api.n_values(get(case.puzzle), case.n)        # the progress bar's length
         out.print(f"\n[bold]table {case.name}[/]" + (f" --n {case.n}" if case.n else ""))
         with _rows_printed(case.name, len(ns)) as show:
             runs = api.table(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
@@ -337,34 +309,9 @@ def cmd_showcase(args) -> int:
     return 1 if failures else 0
 
 
-def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
-    """Contradictions between backends: different proven optima, or a solution beyond a proven bound."""
-    issues = []
-    sign = 1 if sense == "min" else -1
-    for a in runs:
-        for b in runs:
-            ra, rb = a.result, b.result
-            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
-                continue
-            if ra.count is not None or rb.count is not None:
-                if ra.status == rb.status == Status.OPTIMAL and ra.count != rb.count and ra.solver < rb.solver:
-                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
-                continue
-            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
-            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
-                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
-                              f"{clean_number(rb.objective)}")
-            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
-                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
-                              f"bound {clean_number(rb.bound)}")
-            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
-                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
-    return issues
-
-
 def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
-    n = _single_n(args, puzzle)
+    n = api.single_n(puzzle, args.n)
     count = puzzle.is_count(args.formulation or "")
     path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
@@ -384,7 +331,7 @@ def cmd_compare(args) -> int:
             table.add_row(f"  {racer['racer']}", "", racer["status"], str(clean_number(racer["objective"]) or "-"),
                           str(clean_number(racer["bound"]) or "-"), f"{racer['seconds']:.2f}", "")
     out.print(table)
-    issues = disagreements(runs, puzzle.sense)
+    issues = api.disagreements(runs, puzzle.sense)
     for issue in issues:
         out.print(f"[red]DISAGREEMENT[/]: {issue}")
     if not issues:
@@ -397,15 +344,14 @@ def cmd_export(args) -> int:
     from .models.writers import write
 
     puzzle = get(args.puzzle)
-    n = _single_n(args, puzzle)
-    params = _params(args, puzzle)
+    n = api.single_n(puzzle, args.n)
     if args.solver:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
-    _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
+    request = pipeline.plan(puzzle, n, made_for, args.formulation, _given(args, puzzle))
     for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
         writable(target)
-    model = puzzle.build(n, formulation, params).model
+    model = puzzle.build(n, request.formulation, request.params).model
     try:
         files = write(model, args.format, args.output)
     except ValueError as e:
@@ -417,93 +363,16 @@ def cmd_export(args) -> int:
 def cmd_verify(args) -> int:
     """Check a saved solution, and every claim its record makes about it."""
     puzzle = get(args.puzzle)
-    try:
-        data = json.loads(Path(args.file).read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"no such file: {args.file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise BadInput(f"{args.file} is not JSON ({str(e).splitlines()[0]})") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {args.file}: {e.strerror or e}") from None
-    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
-    if record.get("puzzle", puzzle.name) != puzzle.name:
-        raise BadInput(f"{args.file} is a record of {record['puzzle']!r}, not {puzzle.name}")
     if args.solver:
         known(args.solver)       # verify runs no backend, but a wrong name is still an error
-    n = _single_n(args, puzzle) if args.n is not None or not puzzle.needs_n else record.get("n")
-    if record.get("n", n) != n:
-        raise BadInput(f"{args.file} is a record of n = {record['n']!r}, not {n}")
-    saved = record.get("params", {})
-    if not isinstance(saved, dict):
-        raise BadInput(f"{args.file}: params is not an object")
-    params = api.puzzle_params(puzzle, {**{k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}},
-                                        **_given(args, puzzle)})
-    puzzle.validate(n, params)
-    counting = puzzle.can_count and isinstance(record["solution"], list)     # a count's examples
-    verdict = _checked(puzzle, n, record["solution"], params, counting)
-    if verdict.message.startswith("malformed"):
-        raise BadInput(f"{args.file}: {verdict.message}")
-    if verdict.ok and not counting:
-        out.print(puzzle.render(n, record["solution"], params), markup=False)
-    false_claims = [] if not verdict.ok else _false_claims(puzzle, n, record, verdict, params, counting)
-    for claim in false_claims:
+    found = api.verify(puzzle, args.file, args.n, **_given(args, puzzle))
+    if found.drawing:
+        out.print(found.drawing, markup=False)
+    for claim in found.false_claims:
         out.print(f"[red]FALSE CLAIM[/]: {claim}")
-    ok = verdict.ok and not false_claims
-    out.print("[green]valid[/]: " if ok else "[red]INVALID[/]: ", end="")
-    out.print(verdict.message, markup=False)
-    return 0 if ok else 1
-
-
-def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
-    """The checker's verdict; a solution it cannot even read is malformed."""
-    try:
-        if counting:
-            if not isinstance(solution, list):
-                return Verdict(False, "malformed solution: a count's examples are a list")
-            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
-            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
-        return puzzle.check(n, solution, params)
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
-        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
-
-
-def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
-                  params: Any, counting: bool) -> list[str]:
-    """What a record says about a valid solution that the checker's measure does not bear out:
-    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
-    def claim(key: str, kind: tuple[type, ...]) -> Any:
-        value = record.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
-            raise BadInput(f"malformed record: {key} is {value!r}")
-        return value
-
-    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
-    status_text, match = claim("status", (str,)), claim("match", (str,))
-    if status_text is None:
-        return []        # a bare solution claims nothing
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
-    false = []
-    measured = verdict.objective
-    if not counting and measured is not None and objective != measured:
-        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
-    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
-        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
-    sign = 1 if puzzle.sense == "min" else -1
-    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
-        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
-    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
-        false.append(f"proven, with status {status}")
-    if match is not None:
-        table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
-        run = pipeline.Run(puzzle.name, n, "", Result(status, measured if not counting else None, bound,
-                                                      count=count),
-                           verdict, published(table_key, n), params=params, counting=counting)
-        if match != run.match:
-            false.append(f"match {match!r}, but the measured value gives {run.match!r}")
-    return false
+    out.print("[green]valid[/]: " if found.ok else "[red]INVALID[/]: ", end="")
+    out.print(found.verdict.message, markup=False)
+    return 0 if found.ok else 1
 
 
 def cmd_plot(args) -> int:

@@ -1,32 +1,78 @@
-"""One run, end to end: generate the model, solve it in a worker, decode, check independently."""
+"""One run, end to end: generate the model, solve it in a worker, decode, check independently.
+
+`plan()` checks a request once and makes it a typed `Request` (the puzzle object, n, the typed
+params, the backend, the formulation and the question); everything after it takes the Request,
+so no later step looks the puzzle up or parses its parameters again."""
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
-from .models.core import NativeTask
+from .models.core import OPTIMISE, Count, NativeTask, Optimise, Question
 from .puzzles import get, published
-from .puzzles.base import NATIVE, BadInput, Published, Verdict
-from .solvers import backend_class, canonical, split_name
+from .puzzles.base import NATIVE, BadInput, P, Published, Puzzle, Verdict
+from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 
 
+@dataclass(frozen=True)
+class Request(Generic[P]):
+    """A run's request, checked: what plan() returns and what every later step takes."""
+
+    puzzle: Puzzle[P]
+    n: int | None
+    params: P
+    solver: str                         # canonical backend name
+    formulation: str                    # a model formulation, or NATIVE for the native search
+    question: Question = OPTIMISE
+
+    @property
+    def counting(self) -> bool:
+        return isinstance(self.question, Count)
+
+    @property
+    def variant(self) -> str:
+        """The results table the run belongs to."""
+        return self.puzzle.variant(self.params, self.formulation)
+
+
 @dataclass
 class Run:
-    puzzle: str
-    n: int | None
-    formulation: str
+    request: Request[Any]
     result: Result
     verdict: Verdict | None
     published: Published | None
     generate_seconds: float = 0.0
-    params: Any = None                  # the puzzle's typed Params
-    table_key: str = ""
-    counting: bool = False        # the answer is the count of solutions, not the objective
+
+    @property
+    def puzzle(self) -> str:
+        return self.request.puzzle.name
+
+    @property
+    def n(self) -> int | None:
+        return self.request.n
+
+    @property
+    def formulation(self) -> str:
+        return self.request.formulation
+
+    @property
+    def params(self) -> Any:
+        """The puzzle's typed Params."""
+        return self.request.params
+
+    @property
+    def counting(self) -> bool:
+        """The answer is the count of solutions, not the objective."""
+        return self.request.counting
+
+    @property
+    def table_key(self) -> str:
+        return self.request.variant
 
     @property
     def verified(self) -> bool:
@@ -61,15 +107,14 @@ class Run:
         """The solution drawn as text, as `solve` prints it."""
         if self.solution is None:
             return ""
-        puzzle = get(self.puzzle)
         drawings = self.solution if self.counting else [self.solution]
-        return "\n\n".join(puzzle.render(self.n, s, self.params) for s in drawings)
+        return "\n\n".join(self.request.puzzle.render(self.n, s, self.params) for s in drawings)
 
     def png(self, path: str | Path) -> str:
         """The solution drawn as a PNG at `path` (returned)."""
         if self.solution is None:
             raise BadInput(f"{self.puzzle}: this run has no solution to draw")
-        get(self.puzzle).png(self.n, self.solution, str(path), self.params)
+        self.request.puzzle.png(self.n, self.solution, str(path), self.params)
         return str(path)
 
     def line(self) -> str:
@@ -96,7 +141,7 @@ class Run:
             if r.status != Status.OPTIMAL:
                 return "partial count"
             return "yes" if value == pub.value else "DIFFERS"
-        better = value < pub.value if get(self.puzzle).sense == "min" else value > pub.value
+        better = value < pub.value if self.request.puzzle.sense == "min" else value > pub.value
         if value == pub.value:
             return "yes" if r.status == Status.OPTIMAL else "equal, not proven"
         if r.status == Status.OPTIMAL:
@@ -109,14 +154,14 @@ class Run:
         r = self.result
         return {
             "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
-            "setting": get(self.puzzle).setting(self.params),
+            "setting": self.request.puzzle.setting(self.params),
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
             "count": r.count, "seconds": self.seconds,
             "generate_seconds": round(self.generate_seconds, 3),
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
             "solver_version": r.solver_version,
-            "params": {**r.params, **get(self.puzzle).params(self.params).changed()},
+            "params": {**r.params, **self.params.changed()},
             "published": None if self.published is None else self.published.value,
             "published_status": None if self.published is None else self.published.status,
             "match": self.match, "check": None if self.verdict is None else self.verdict.message,
@@ -124,51 +169,59 @@ class Run:
         }
 
 
-def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None = None,
-         params: Any = None, count: bool = False) -> tuple[str, str]:
+def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, formulation: str | None = None,
+         params: Any = None, question: Question | None = OPTIMISE) -> Request[Any]:
     """Every check a run's request must pass before anything is solved (so that no command loses
-    a result to bad input found afterwards): returns the canonical solver and the formulation."""
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
-    puzzle.validate(n, params)
-    solver = canonical(solver)
-    native = NativeTask in backend_class(split_name(solver)[0]).kinds
+    a result to bad input found afterwards), made once per run: the Request. `solver` None: the
+    puzzle's default for the question; `question` None: the formulation's own (tables, compare)."""
+    p = puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
+    typed = p.params(params)
+    p.validate(n, typed)
+    if question is None:
+        question = Count() if p.is_count(formulation or p.formulation_for(canonical(solver or p.default_solver))) \
+            else Optimise()
+    count = isinstance(question, Count)
+    default = p.default_solver if p.counts or not count else p.count_solver or first_counting()
+    chosen = canonical(solver or default)
+    native = NativeTask in backend_class(split_name(chosen)[0]).kinds
+    if count:
+        if not p.can_count:
+            raise BadInput(f"{p.name} is not a counting puzzle")
+        if not p.counts and (native or formulation not in (None, *p.count_formulations)):
+            raise BadInput(f"{p.name} counts with a model backend and the "
+                           f"{'/'.join(p.count_formulations)} formulation")
     if native:
-        if puzzle.native_search is None:
-            raise BadInput(f"{puzzle.name} has no native search backend")
+        if p.native_search is None:
+            raise BadInput(f"{p.name} has no native search backend")
         if formulation not in (None, NATIVE):
-            raise BadInput(f"{puzzle.name}: the native search takes no --formulation")
-    formulation = formulation or puzzle.formulation_for(solver, count, native)
-    if not native and formulation not in [f.name for f in puzzle.formulations] + ["default"]:
-        raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
-                       f"(known: {', '.join(f.name for f in puzzle.formulations)})")
-    puzzle.validate_run(params, formulation)
-    return solver, formulation
+            raise BadInput(f"{p.name}: the native search takes no --formulation")
+    formulation = formulation or p.formulation_for(chosen, count, native)
+    if not native and formulation not in [f.name for f in p.formulations] + ["default"]:
+        raise BadInput(f"{p.name}: unknown formulation '{formulation}' "
+                       f"(known: {', '.join(f.name for f in p.formulations)})")
+    p.validate_run(typed, formulation)
+    return Request(p, n, typed, chosen, formulation, question)
 
 
-def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
-          formulation: str | None = None, params: Any = None) -> Run:
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
-    solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count)
+def solve(request: Request[Any], options: Options) -> Run:
+    """The request run end to end: build, solve in a worker, decode, check."""
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
+    options = replace(options, count=counting, show=request.question.show if isinstance(request.question, Count)
+                      else 0)
     t0 = time.perf_counter()
-    built = puzzle.build(n, formulation, params)
+    built = puzzle.build(n, request.formulation, params)
     generated = time.perf_counter() - t0
-    result = run_backend(solver, built.model, options)
+    result = run_backend(request.solver, built.model, options)
     if result.solution is None and result.values is not None:
-        result.solution = [built.decode(v) for v in result.values] if options.count and formulation != NATIVE \
+        result.solution = [built.decode(v) for v in result.values] if counting and request.formulation != NATIVE \
             else built.decode(result.values)
-    verdict = _check(puzzle, n, result, options, params)
-    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
-               generated, params, puzzle.variant(params, formulation), counting=options.count)
+    verdict = _check(request, result)
+    return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
 
 
-def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: Any, count: bool = False) -> Run:
+def stored(request: Request[Any], row: dict[str, str]) -> Run:
     """A run read back from a results table row; its solution goes through the checker again, so a
     stored row counts only as much as a fresh one would."""
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
-
     def number(key: str) -> float | None:
         return float(row[key]) if row.get(key) not in (None, "") else None
 
@@ -178,10 +231,10 @@ def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: Any, co
                     count=None if count_value is None else int(count_value), solver=row.get("solver", ""),
                     solver_version=row.get("solver_version", ""), total_seconds=number("seconds") or 0.0,
                     params={k: number(k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
-    verdict = _check(puzzle, n, result, Options(count=count), params)
-    formulation = row.get("formulation", "")
-    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
-               0.0, params, puzzle.variant(params, formulation), counting=count)
+    verdict = _check(request, result)
+    request = replace(request, formulation=row.get("formulation", ""))
+    return Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
+                                                   request.n))
 
 
 def certify(run: Run, time_limit: float | None) -> None:
@@ -192,7 +245,7 @@ def certify(run: Run, time_limit: float | None) -> None:
 
     if not run.verified or run.value is None:
         raise BadInput("--certify needs a verified solution")
-    model = get(run.puzzle).build(run.n, run.formulation, run.params).model
+    model = run.request.puzzle.build(run.n, run.formulation, run.params).model
     if not isinstance(model, HittingSet):
         raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
     cert = refute(model, int(run.value), time_limit)
@@ -201,17 +254,18 @@ def certify(run: Run, time_limit: float | None) -> None:
         f"lower bound {cert.lower_bound} certified: {cert.verdict} (drup, proof sha256 {cert.proof_sha256[:16]})"
 
 
-def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
+def _check(request: Request[Any], result: Result) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
-    if result.solution is None and result.objective is not None and not options.count \
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
+    if result.solution is None and result.objective is not None and not counting \
             and result.status != Status.ERROR:      # a value without a solution is not an answer
         result.message = f"no solution came back for objective {clean_number(result.objective)}; " \
                          f"{result.message}".rstrip("; ")
         result.objective = None
         result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
-    if result.solution is None or result.status == Status.ERROR or (options.count and not result.solution):
+    if result.solution is None or result.status == Status.ERROR or (counting and not result.solution):
         return None     # nothing to check: no solution, or a count without examples
-    if options.count:
+    if counting:
         verdicts = [puzzle.check(n, s, params) for s in result.solution]
         bad = [v for v in verdicts if not v.ok]
         verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")

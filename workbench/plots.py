@@ -6,20 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from . import tables
-from .pipeline import Run, stored
+from .pipeline import Run, plan, stored
 from .puzzles import available, get
 from .puzzles.base import BadInput
+from .tables import RESULTS
 
-RESULTS = Path("results")
-# (file name, puzzle, results table, n, params): the record boards the README shows
-BOARDS = [
-    ("squares-54.png", "squares", "squares-heuristic", 54, {"heuristic": True}),
-    ("squares-56.png", "squares", "squares-heuristic", 56, {"heuristic": True}),
-    ("magic15-pandiagonal.png", "magic15", "magic15_pandiagonal", None, {"pandiagonal": True}),
-    ("stones-5.png", "stones", "stones", 5, {}),
-]
 TIMES = "time-vs-n.png"
-GROWTH = "percolation-growth.png"
 
 
 def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]]]:
@@ -79,9 +71,10 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
                 results: Path = RESULTS) -> Run:
     """The best stored solution for n in results/<table>.csv that the checker accepts again."""
     puzzle = get(puzzle_name)
+    request = plan(puzzle, n, params=params)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
-    checked = [(run.value, run) for run in (stored(puzzle_name, n, r, params) for r in rows)
+    checked = [(run.value, run) for run in (stored(request, r) for r in rows)
                if run.verified and run.value is not None]
     if not checked:
         raise BadInput(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
@@ -90,27 +83,16 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
 
 
 def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
-    """Every picture the README shows, written to `out`."""
+    """Every picture the README shows, written to `out`: the times, then each puzzle's pictures."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = [plot_times(folder / TIMES, results)]
-    for file, puzzle, table, n, params in BOARDS:
-        written.append(Path(best_stored(puzzle, table, n, params, results).png(str(folder / file))))
-    written.append(plot_percolation_growth(folder / GROWTH, results))
+    for puzzle in available():
+        for picture in puzzle.pictures():
+            path = folder / picture.file
+            if picture.draw is not None:
+                picture.draw(results, path)
+            else:
+                best_stored(puzzle.name, picture.table, picture.n, picture.params, results).png(str(path))
+            written.append(path)
     return written
-
-
-def plot_percolation_growth(path: Path, results: Path = RESULTS) -> Path:
-    """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
-    from .puzzles.percolation.recursion import growth_plot
-
-    counts = {int(r["n"]): int(r["count"]) for r in tables.read_rows(results / "percolation.csv")
-              if r.get("status") == "optimal" and r.get("count")}
-    terms: list[int] = []
-    while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
-        terms.append(counts[len(terms) + 1])
-    if len(terms) < 25:
-        raise BadInput(f"{results / 'percolation.csv'} holds too few counts to plot the growth "
-                       f"(`workbench table percolation --n 1..200` computes them)")
-    growth_plot(terms, str(path))
-    return path

@@ -15,6 +15,7 @@ from typing import Any
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
            "time_limit", "threads", "timestamp", "message", "solution"]
+RESULTS = Path("results")      # the reference record: one table per variant, and bench.csv
 KEY = ("puzzle", "variant", "n", "formulation", "solver", "setting")   # setting: options away from defaults
 
 

@@ -129,6 +129,23 @@ Model = HittingSet | LinearModel | MaxSatModel | NativeTask
 
 
 @dataclass(frozen=True)
+class Optimise:
+    """The question of a run: the best value of the model's objective, proven where the backend can."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """The question of a run: how many solutions there are (the model's projection tells them apart),
+    with `show` of them kept as examples, each of which the checker sees."""
+
+    show: int = 0
+
+
+Question = Optimise | Count
+OPTIMISE = Optimise()
+
+
+@dataclass(frozen=True)
 class Built:
     """A generator's answer: the model, and how a backend's values for it read as the puzzle's own
     solution (so that nothing downstream has to recognise a model by its name)."""

@@ -11,7 +11,8 @@ import argparse
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from pathlib import Path
+from typing import Any, Generic, Self, TypeVar
 
 from ..models.core import Built, NativeTask, Sense
 
@@ -97,7 +98,7 @@ class Params:
         return made
 
     @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None = None, owner: str = "this puzzle") -> Any:
+    def parse(cls, raw: Mapping[str, Any] | None = None, owner: str = "this puzzle") -> Self:
         """Typed params from names and values (text or typed); an unknown name is bad input."""
         known = {o.dest: o for o in cls.options()}
         values = {}
@@ -113,6 +114,9 @@ class Params:
         return {o.dest: getattr(self, o.dest) for o in self.options() if getattr(self, o.dest) != o.default}
 
 
+P = TypeVar("P", bound=Params)
+
+
 @dataclass
 class Formulation:
     name: str
@@ -120,8 +124,9 @@ class Formulation:
     solvers: tuple[str, ...] = ()     # backends it is made for: their default formulation
 
 
-class Puzzle:
-    """A puzzle family's contract with the workbench; a subclass lives in puzzles/<family>/puzzle.py."""
+class Puzzle(Generic[P]):
+    """A puzzle family's contract with the workbench; a subclass lives in puzzles/<family>/puzzle.py,
+    generic in its typed Params (P), which every method below takes as they are."""
 
     name: str = ""
     title: str = ""
@@ -130,7 +135,7 @@ class Puzzle:
     n_min: int = 1
     n_max: int = 10**6
     formulations: tuple[Formulation, ...] = ()
-    Params: type[Params] = Params
+    Params: type[P] = Params      # type: ignore[assignment]   # a puzzle without options keeps the base
     default_solver: str = "highs"
     count_solver: str | None = None     # the backend that answers `count` for puzzles that are not
                                         # counts (None: the registry's first that enumerates models)
@@ -143,12 +148,14 @@ class Puzzle:
     def options(self) -> list[PuzzleOption]:
         return self.Params.options()
 
-    def params(self, raw: Any = None) -> Any:
+    def params(self, raw: P | Mapping[str, Any] | None = None) -> P:
         """This puzzle's typed Params from a mapping (or as they are, when already typed)."""
-        return raw if isinstance(raw, self.Params) else self.Params.parse(raw, self.name)
+        if isinstance(raw, self.Params):
+            return raw
+        return self.Params.parse(raw, self.name)     # type: ignore[arg-type]   # not a P: a mapping or None
 
     # -- generator and model -------------------------------------------------------------
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: P | None = None) -> None:
         if not self.needs_n:
             if n is not None:
                 raise BadInput(f"{self.name} takes no --n")
@@ -160,7 +167,7 @@ class Puzzle:
         if not self.n_min <= n <= self.n_max:
             raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
 
-    def validate_run(self, params: Any, formulation: str) -> None:
+    def validate_run(self, params: P, formulation: str) -> None:
         """Options that the run's backend would ignore are bad input."""
         kind = NATIVE if formulation == NATIVE else "models"
         for opt in self.options:
@@ -168,48 +175,55 @@ class Puzzle:
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
                                f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
-    def build(self, n: int | None, formulation: str, params: Any) -> Built:
+    def build(self, n: int | None, formulation: str, params: P) -> Built:
         """The model of this question (or the native search's task) with its decoder."""
-        params = self.params(params)
         if formulation == NATIVE:
             assert self.native_search is not None
             task = NativeTask(self.native_search, n, params, self.sense, self.native_warm_up)
             return Built(task, lambda values: values)      # a native search answers in the puzzle's terms
         return self.generate(n, formulation, params)
 
-    def generate(self, n: int | None, formulation: str, params: Any) -> Built:
+    def generate(self, n: int | None, formulation: str, params: P) -> Built:
         raise NotImplementedError
 
     # -- independent checking and drawing ------------------------------------------------
     checker: Callable[[int | None, Any, Any], Verdict]     # check.py's check(n, solution, params)
 
-    def check(self, n: int | None, solution: Any, params: Any = None) -> Verdict:
+    def check(self, n: int | None, solution: Any, params: P | Mapping[str, Any] | None = None) -> Verdict:
         return type(self).checker(n, solution, self.params(params))
 
-    def render(self, n: int | None, solution: Any, params: Any) -> str:
+    def render(self, n: int | None, solution: Any, params: P) -> str:
         return str(solution)
 
-    def png(self, n: int | None, solution: Any, path: str, params: Any) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: P) -> None:
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: Any, formulation: str = "") -> str:
+    def table_key(self, params: P, formulation: str = "") -> str:
         """The name of the published series these params reproduce (variants differ)."""
         return self.name
 
-    def variant(self, params: Any, formulation: str = "") -> str:
+    def variant(self, params: P, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
         return self.table_key(params, formulation)
 
-    def setting(self, params: Any) -> str:
+    def setting(self, params: P) -> str:
         """The options a run sets away from their defaults, as text: part of a table row's key, since
         each of them can change the answer ('' when none is set)."""
-        chosen = dict(sorted(self.params(params).changed().items()))
+        chosen = dict(sorted(params.changed().items()))
         return json.dumps(chosen, separators=(",", ":")) if chosen else ""
 
     def bench_cases(self) -> list[BenchCase]:
         """The canonical performance cases of this puzzle, run by `workbench bench`."""
+        return []
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        """The tables `workbench showcase` (the main job) recomputes for this puzzle."""
+        return []
+
+    def pictures(self) -> list[Picture]:
+        """The pictures of this puzzle that the README shows, made by `workbench plot`."""
         return []
 
     @property
@@ -262,3 +276,30 @@ class BenchCase:
     n_stop: int | None = None
     count: bool = False
     label: str = ""
+
+
+@dataclass
+class ShowcaseCase:
+    """One table of the main job (`workbench showcase`), compared with the published values."""
+
+    puzzle: str
+    n: str | None                     # the table's N, as on the command line
+    solver: str | None = None         # None: the puzzle's default
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return " ".join([self.puzzle, *(f"--{k}" if v is True else f"--{k} {v}" for k, v in self.params.items()),
+                         *([f"--solver {self.solver}"] if self.solver else [])])
+
+
+@dataclass
+class Picture:
+    """A picture `workbench plot` writes as `file`: the best verified board stored in results/<table>.csv
+    for n (with these params), or, with `draw`, what draw(results folder, path) makes of the tables."""
+
+    file: str
+    table: str = ""
+    n: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    draw: Callable[[Path, Path], None] | None = None

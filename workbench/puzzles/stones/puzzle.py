@@ -13,7 +13,7 @@ from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_board
 from .check import draw, parse_board
 from .model import FORMULATIONS, build
@@ -84,7 +84,7 @@ class StonesParams(Params):
         return data["solution"] if isinstance(data, dict) and "solution" in data else data
 
 
-class StonesPuzzle(Puzzle):
+class StonesPuzzle(Puzzle[StonesParams]):
     name = "stones"
     title = "Stepping stones: the largest number placed from n ones by the 8-neighbour sum rule (A337663)"
     sense = "max"
@@ -97,7 +97,7 @@ class StonesPuzzle(Puzzle):
     native_warm_up = "workbench.puzzles.stones.search:warm_up"
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
 
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: StonesParams | None = None) -> None:
         super().validate(n, params)
         assert n is not None
         if params is not None and params.exact and n > 8:
@@ -148,6 +148,13 @@ class StonesPuzzle(Puzzle):
             ax.set_xlim(0, cols)
             ax.set_ylim(rows, 0)
             ax.set_title(f"stepping stones n={n}: largest number {max(cells.values())}")
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        """The native search, and the box-free position model: a CP proof of a(3)."""
+        return [ShowcaseCase(self.name, "1..4"), ShowcaseCase(self.name, "1..3", "cpsat")]
+
+    def pictures(self) -> list[Picture]:
+        return [Picture("stones-5.png", "stones", 5)]
 
     def bench_cases(self) -> list[BenchCase]:
         """The exact search ladder (a(5) is the hour-long case), the box-free position model, the CP
