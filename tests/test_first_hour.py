@@ -95,7 +95,7 @@ def test_api_records_are_the_cli_records(tmp_path):
     assert "•" in run.render()
     assert Path(run.png(tmp_path / "g.png")).stat().st_size > 1000
     counted = workbench.count("percolation", 4)
-    assert (counted.value, counted.status, counted.match) == (130, "optimal", "yes")
+    assert (counted.value, counted.status, counted.match) == (130, "complete", "yes")
     runs = workbench.compare("squares", 5, solvers=["highs", "search"])
     assert [(r.solver, r.value, r.status) for r in runs] == [("highs", 35, "optimal"), ("search", 35, "optimal")]
 

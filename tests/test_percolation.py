@@ -87,10 +87,10 @@ def test_native_counter_agrees_with_plain_enumeration():
 
 
 def test_native_solve_counts_and_shows_checked_examples():
-    r = native_solve(6, PUZZLE.params(), Options(time_limit=60, count=True, show=3), lambda inc: None)
-    assert r.status == Status.OPTIMAL and r.count == A146971[6]
-    assert len(r.solution) == 3 and len({json.dumps(s) for s in r.solution}) == 3
-    assert all(PUZZLE.check(6, s, {}).ok for s in r.solution)
+    r = native_solve(6, PUZZLE.params(), Options(time_limit=60), lambda inc: None, Count(3))
+    assert r.status == Status.COMPLETE and r.count == A146971[6]
+    assert len(r.examples) == 3 and len({json.dumps(s) for s in r.examples}) == 3
+    assert all(PUZZLE.check(6, s, {}).ok for s in r.examples)
     perm = example_sets(7, 4, permutation=True, seed=2)
     assert len(perm) == 4 and all(PUZZLE.check(7, s, {"permutation": True}).ok for s in perm)
     one = native_solve(9, PUZZLE.params(), Options(time_limit=60), lambda inc: None)
@@ -98,7 +98,7 @@ def test_native_solve_counts_and_shows_checked_examples():
 
 
 def test_native_time_limit_gives_unknown_not_a_count():
-    r = native_solve(11, PUZZLE.params(), Options(time_limit=0.5, count=True), lambda inc: None)
+    r = native_solve(11, PUZZLE.params(), Options(time_limit=0.5), lambda inc: None, Count())
     assert r.status == Status.UNKNOWN and r.count is None
 
 
@@ -112,8 +112,8 @@ def test_backends_count_small_boards(solver, permutation):
         # cpsat: one worker, since its parallel enumeration measured incomplete here
         run = pipeline_solve(plan("percolation", n, solver, None, params, Count(2)), Options(time_limit=60, threads=1))
         r = run.result
-        assert r.status == Status.OPTIMAL and r.count == expect[n], (solver, n, r.message)
-        assert len(r.solution) == min(2, expect[n]) and run.verified, (solver, n)
+        assert r.status == Status.COMPLETE and r.count == expect[n], (solver, n, r.message)
+        assert len(r.examples) == min(2, expect[n]) and run.verified, (solver, n)
 
 
 def test_render_and_png(tmp_path):
@@ -128,4 +128,4 @@ def test_cli_count_json():
                           "--solver", "search", "--json", "--show", "2"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     record = json.loads(out)
-    assert record["count"] == A146971[5] and record["status"] == "optimal" and record["match"] == "yes"
+    assert record["count"] == A146971[5] and record["status"] == "complete" and record["match"] == "yes"

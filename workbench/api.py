@@ -201,7 +201,7 @@ def compare(puzzle: str, n: int | str | None = None, *, solvers: Iterable[str], 
     return runs
 
 
-def disagreements(runs: Sequence[Run], sense: str) -> list[str]:
+def disagreements(runs: Sequence[Run], sense: str | None) -> list[str]:
     """Contradictions between backends: different proven optima or counts, or a solution beyond a
     proven bound."""
     issues = []
@@ -212,7 +212,7 @@ def disagreements(runs: Sequence[Run], sense: str) -> list[str]:
             if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
                 continue
             if ra.count is not None or rb.count is not None:
-                if ra.status == rb.status == Status.OPTIMAL and ra.count != rb.count and ra.solver < rb.solver:
+                if ra.status == rb.status == Status.COMPLETE and ra.count != rb.count and ra.solver < rb.solver:
                     issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
                 continue
             differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
@@ -268,7 +268,8 @@ def verify(puzzle: PuzzleName, file: str | Path, n: int | str | None = None, **p
         raise BadInput(f"{file}: params is not an object")
     typed = p.params({**{k: v for k, v in saved.items() if k in {o.dest for o in p.options}}, **params})
     p.validate(value, typed)
-    counting = p.can_count and isinstance(record["solution"], list)     # a count's examples
+    counts = p.sense is None or bool(p.counting_formulations)
+    counting = counts and isinstance(record["solution"], list)     # a count's examples
     verdict = _checked(p, value, record["solution"], typed, counting)
     if verdict.message.startswith("malformed"):
         raise BadInput(f"{file}: {verdict.message}")
@@ -317,7 +318,7 @@ def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any],
     sign = 1 if puzzle.sense == "min" else -1
     if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
         false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
-    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
+    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
         false.append(f"proven, with status {status}")
     if match is not None:
         formulation = str(record.get("formulation") or "")

@@ -45,7 +45,8 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         append_row(path, row, COLUMNS)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
-        proven = run.result.status == Status.OPTIMAL and (run.verified or run.counting)
+        proven = run.result.status == Status.COMPLETE if run.counting else \
+            run.result.status == Status.OPTIMAL and run.verified
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return
         n += 1
@@ -79,9 +80,10 @@ def fastest_proving(puzzle: Puzzle, rows: list[dict[str, str]]) -> str | None:
     default solver. Counts of a puzzle that is not a counting one are another question."""
     proven: dict[str, list[tuple[int, float]]] = {}
     for r in rows:
-        if r["puzzle"] != puzzle.name or (not puzzle.counts and r["formulation"] in puzzle.count_formulations):
+        counts = puzzle.sense is None
+        if r["puzzle"] != puzzle.name or (not counts and r["formulation"] in puzzle.counting_formulations):
             continue
-        if r["proven"] == "True" and (r["verified"] == "True" or puzzle.counts):
+        if r["proven"] == "True" and (r["verified"] == "True" or counts):
             proven.setdefault(r["solver"], []).append((int(r["n"] or 0), float(r["seconds"])))
     if not proven:
         return None

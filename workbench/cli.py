@@ -214,8 +214,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
         out.print(f"optimal solutions counted: {r.count}")
     if r.message:
         out.print(f"note: {r.message}", markup=False)
-    if show_drawing and r.solution is not None:
-        drawings = r.solution if run.counting else [r.solution]
+    if show_drawing and run.solution is not None:
+        drawings = run.solution if run.counting else [run.solution]
         for i, s in enumerate(drawings):
             out.print(("\n" if i else "") + puzzle.render(run.n, s, run.params), markup=False)
     if run.verdict is not None:
@@ -245,8 +245,8 @@ def cmd_solve(args, count: bool = False) -> int:
         print(json.dumps(run.record(), default=str))
     else:
         _print_run(run, puzzle)
-    if png is not None and run.result.solution is not None:
-        puzzle.png(n, run.result.solution, str(png), run.params)
+    if png is not None and run.solution is not None:
+        puzzle.png(n, run.solution, str(png), run.params)
         if not args.json:
             out.print(f"drawing written to {png}")
     return 0 if run.result.status != Status.ERROR else 1
@@ -312,13 +312,12 @@ def cmd_showcase(args) -> int:
 def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
-    count = puzzle.is_count(args.formulation or "")
     path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
                        on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
-    table = Table("solver", "version", "status", "count" if count else "objective", "bound", "seconds",
+    table = Table("solver", "version", "status", "count" if runs[0].counting else "objective", "bound", "seconds",
                   "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
         rec = run.record()

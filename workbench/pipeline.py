@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Generic
 
-from .models.core import OPTIMISE, Count, NativeTask, Optimise, Question
+from .models.core import OPTIMISE, Count, NativeTask, Question
 from .puzzles import get, published
 from .puzzles.base import NATIVE, BadInput, P, Published, Puzzle, Verdict
 from .solvers import backend_class, canonical, first_counting, split_name
@@ -97,7 +97,7 @@ class Run:
     @property
     def solution(self) -> Any:
         """The checked solution (for a count, the example solutions); None if there is none."""
-        return self.result.solution
+        return self.result.examples if self.counting else self.result.solution
 
     @property
     def seconds(self) -> float:
@@ -138,7 +138,7 @@ class Run:
         if pub is None or value is None or r.status == Status.ERROR:
             return ""
         if self.counting:
-            if r.status != Status.OPTIMAL:
+            if r.status != Status.COMPLETE:
                 return "partial count"
             return "yes" if value == pub.value else "DIFFERS"
         better = value < pub.value if self.request.puzzle.sense == "min" else value > pub.value
@@ -165,7 +165,7 @@ class Run:
             "published": None if self.published is None else self.published.value,
             "published_status": None if self.published is None else self.published.status,
             "match": self.match, "check": None if self.verdict is None else self.verdict.message,
-            "message": r.message, "solution": r.solution,
+            "message": r.message, "solution": self.solution,
         }
 
 
@@ -178,18 +178,17 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, fo
     typed = p.params(params)
     p.validate(n, typed)
     if question is None:
-        question = Count() if p.is_count(formulation or p.formulation_for(canonical(solver or p.default_solver))) \
-            else Optimise()
+        question = p.question_of(formulation or p.formulation_for(canonical(solver or p.default_solver)))
     count = isinstance(question, Count)
-    default = p.default_solver if p.counts or not count else p.count_solver or first_counting()
-    chosen = canonical(solver or default)
+    # a puzzle that optimises counts with a model backend (the registry's first that enumerates)
+    chosen = canonical(solver or (first_counting() if count and p.sense is not None else p.default_solver))
     native = NativeTask in backend_class(split_name(chosen)[0]).kinds
-    if count:
-        if not p.can_count:
+    if count and p.sense is not None:
+        if not p.counting_formulations:
             raise BadInput(f"{p.name} is not a counting puzzle")
-        if not p.counts and (native or formulation not in (None, *p.count_formulations)):
+        if native or formulation not in (None, *p.counting_formulations):
             raise BadInput(f"{p.name} counts with a model backend and the "
-                           f"{'/'.join(p.count_formulations)} formulation")
+                           f"{'/'.join(p.counting_formulations)} formulation")
     if native:
         if p.native_search is None:
             raise BadInput(f"{p.name} has no native search backend")
@@ -206,15 +205,15 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, fo
 def solve(request: Request[Any], options: Options) -> Run:
     """The request run end to end: build, solve in a worker, decode, check."""
     puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
-    options = replace(options, count=counting, show=request.question.show if isinstance(request.question, Count)
-                      else 0)
     t0 = time.perf_counter()
     built = puzzle.build(n, request.formulation, params)
     generated = time.perf_counter() - t0
-    result = run_backend(request.solver, built.model, options)
-    if result.solution is None and result.values is not None:
-        result.solution = [built.decode(v) for v in result.values] if counting and request.formulation != NATIVE \
-            else built.decode(result.values)
+    result = run_backend(request.solver, built.model, options, request.question)
+    if counting:
+        if result.examples is None and result.values is not None:
+            result.examples = [built.decode(v) for v in result.values]
+    elif result.solution is None and result.values is not None:
+        result.solution = built.decode(result.values)
     verdict = _check(request, result)
     return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
 
@@ -226,8 +225,12 @@ def stored(request: Request[Any], row: dict[str, str]) -> Run:
         return float(row[key]) if row.get(key) not in (None, "") else None
 
     count_value = number("count")
-    result = Result(Status(row.get("status") or "error"), number("objective"), number("bound"),
-                    solution=json.loads(row["solution"]) if row.get("solution") else None,
+    status = Status(row.get("status") or "error")
+    if request.counting and status == Status.OPTIMAL:
+        status = Status.COMPLETE        # a complete count, as rows stored it before it had a status of its own
+    solution = json.loads(row["solution"]) if row.get("solution") else None
+    result = Result(status, number("objective"), number("bound"), solution=None if request.counting else solution,
+                    examples=solution if request.counting else None,
                     count=None if count_value is None else int(count_value), solver=row.get("solver", ""),
                     solver_version=row.get("solver_version", ""), total_seconds=number("seconds") or 0.0,
                     params={k: number(k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
@@ -263,13 +266,15 @@ def _check(request: Request[Any], result: Result) -> Verdict | None:
                          f"{result.message}".rstrip("; ")
         result.objective = None
         result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
-    if result.solution is None or result.status == Status.ERROR or (counting and not result.solution):
-        return None     # nothing to check: no solution, or a count without examples
     if counting:
-        verdicts = [puzzle.check(n, s, params) for s in result.solution]
+        if not result.examples or result.status == Status.ERROR:
+            return None     # nothing to check: a count without examples
+        verdicts = [puzzle.check(n, s, params) for s in result.examples]
         bad = [v for v in verdicts if not v.ok]
         verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")
     else:
+        if result.solution is None or result.status == Status.ERROR:
+            return None     # nothing to check: no solution
         verdict = puzzle.check(n, result.solution, params)
         if verdict.ok and verdict.objective is not None and result.objective is not None \
                 and abs(verdict.objective - result.objective) > 1e-6:
@@ -277,5 +282,5 @@ def _check(request: Request[Any], result: Result) -> Verdict | None:
                                      f"but the checker measures {clean_number(verdict.objective)}")
     if not verdict.ok:   # a rejected solution is never reported or stored as an answer
         result.message = f"checker rejected the solution: {verdict.message}"
-        result.status, result.solution, result.objective = Status.ERROR, None, None
+        result.status, result.solution, result.examples, result.objective = Status.ERROR, None, None, None
     return verdict

@@ -24,7 +24,7 @@ def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]
 
     best: dict[str, dict[int, tuple[float, bool]]] = {}
     for r in rows:
-        point = (float(r["seconds"]), r.get("status") == "optimal")
+        point = (float(r["seconds"]), r.get("status") in ("optimal", "complete"))
         points = best.setdefault(r["solver"], {})
         n = int(r["n"])
         if n not in points or rank(point) > rank(points[n]):

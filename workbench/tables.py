@@ -130,7 +130,8 @@ def read_rows(path: Path) -> list[dict[str, str]]:
 def finished(row: dict[str, Any]) -> bool:
     """A row that answers its N: a proof, or a solution the checker verified; a rerun skips it."""
     status = str(row.get("status"))
-    return status in ("optimal", "infeasible") or (status == "feasible" and str(row.get("verified")) == "True")
+    proven = status in ("optimal", "complete", "infeasible")
+    return proven or (status == "feasible" and str(row.get("verified")) == "True")
 
 
 def done_keys(rows: Iterable[dict[str, str]]) -> set[tuple[str, ...]]:

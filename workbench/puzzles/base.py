@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Generic, Self, TypeVar
 
-from ..models.core import Built, NativeTask, Sense
+from ..models.core import OPTIMISE, Built, Count, NativeTask, Question, Sense
 
 
 class BadInput(Exception):
@@ -122,6 +122,7 @@ class Formulation:
     name: str
     help: str
     solvers: tuple[str, ...] = ()     # backends it is made for: their default formulation
+    counts: bool = False              # its question is how many solutions there are (the `count` command)
 
 
 class Puzzle(Generic[P]):
@@ -130,19 +131,15 @@ class Puzzle(Generic[P]):
 
     name: str = ""
     title: str = ""
-    sense: Sense = "min"
+    sense: Sense | None = "min"          # None: nothing is optimised, the puzzle's question is a count
     needs_n: bool = True
     n_min: int = 1
     n_max: int = 10**6
     formulations: tuple[Formulation, ...] = ()
     Params: type[P] = Params      # type: ignore[assignment]   # a puzzle without options keeps the base
     default_solver: str = "highs"
-    count_solver: str | None = None     # the backend that answers `count` for puzzles that are not
-                                        # counts (None: the registry's first that enumerates models)
     native_search: str | None = None    # "module:function" run by the native search backend
     native_warm_up: str | None = None   # "module:function" compiling it, run before the clock starts
-    counts: bool = False                # the puzzle's question is a count (the `count` command)
-    count_formulations: tuple[str, ...] = ()   # formulations whose solutions are counted, if not all
 
     @property
     def options(self) -> list[PuzzleOption]:
@@ -179,7 +176,7 @@ class Puzzle(Generic[P]):
         """The model of this question (or the native search's task) with its decoder."""
         if formulation == NATIVE:
             assert self.native_search is not None
-            task = NativeTask(self.native_search, n, params, self.sense, self.native_warm_up)
+            task = NativeTask(self.native_search, n, params, self.sense or "min", self.native_warm_up)
             return Built(task, lambda values: values)      # a native search answers in the puzzle's terms
         return self.generate(n, formulation, params)
 
@@ -231,24 +228,25 @@ class Puzzle(Generic[P]):
         return self.formulations[0].name if self.formulations else "default"
 
     @property
-    def can_count(self) -> bool:
-        return self.counts or bool(self.count_formulations)
+    def counting_formulations(self) -> list[str]:
+        """The formulations whose question is a count (all of a counting puzzle's)."""
+        return [f.name for f in self.formulations if self.sense is None or f.counts]
 
     def formulation_for(self, solver: str, count: bool = False, native: bool = False) -> str:
         """The formulation a run uses when none is named: the native task for the native search, the
         counting one for counts, else one made for this backend, else the default."""
         if native:
             return NATIVE
-        if count and self.count_formulations:
-            return self.count_formulations[0]
+        if count and self.sense is not None and self.counting_formulations:
+            return self.counting_formulations[0]
         base = solver.partition(":")[0]
         made_for = [f.name for f in self.formulations if base in f.solvers or solver in f.solvers]
         general = [f.name for f in self.formulations if not f.solvers]
         return (made_for or general or [self.default_formulation])[0]
 
-    def is_count(self, formulation: str) -> bool:
-        """Whether runs of this formulation answer with a count of solutions."""
-        return self.counts or formulation in self.count_formulations
+    def question_of(self, formulation: str) -> Question:
+        """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""
+        return Count() if self.sense is None or formulation in self.counting_formulations else OPTIMISE
 
 
 @dataclass

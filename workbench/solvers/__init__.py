@@ -91,7 +91,7 @@ def available_solvers() -> list[SolverInfo]:
 def first_counting() -> str:
     """The registry's first backend that counts a model's solutions by enumeration."""
     return next(canonical(b) for b, cls in ((b, backend_class(b)) for b in BACKENDS)
-                if cls.counts and not cls.in_parent and NativeTask not in cls.kinds)
+                if cls.enumerates() and not cls.in_parent and NativeTask not in cls.kinds)
 
 
 def installed(kind: type | None = None) -> list[str]:

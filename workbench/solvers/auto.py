@@ -53,8 +53,6 @@ def race(model: Any, options: Options) -> Result:
     """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
     wins and the others are killed. Without a proof, the best solution and the best bound of any
     racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
-    if options.count:
-        return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
     try:
         chosen = racers(model, options)
     except UnsupportedModel as e:

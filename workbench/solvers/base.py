@@ -16,9 +16,12 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import Any, ClassVar
 
+from ..models.core import Count
+
 
 class Status(str, enum.Enum):
-    OPTIMAL = "optimal"        # proven: gap 0, or (when counting) the enumeration was complete
+    OPTIMAL = "optimal"        # proven: gap 0
+    COMPLETE = "complete"      # a count: every solution was enumerated, so the count is exact
     FEASIBLE = "feasible"      # a solution, not proven optimal (time limit, or the backend cannot prove)
     INFEASIBLE = "infeasible"  # proven: no solution
     UNKNOWN = "unknown"        # stopped before finding anything
@@ -42,8 +45,6 @@ class Options:
     threads: int = 2
     seed: int = 0
     verbose: bool = False
-    count: bool = False                     # enumerate all solutions instead of optimising
-    show: int = 0                           # with count: keep this many example solutions
     cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
     fresh: bool = False                     # native searches: forget the journal of an interrupted run
     quiet: bool = False                     # native searches: no progress on stderr
@@ -76,7 +77,8 @@ class Result:
     bound: float | None = None
     values: Any = None            # the model's variable values, or a native search's own solution
     solution: Any = None          # the puzzle-level solution, JSON-able (filled in by the puzzle)
-    count: int | None = None
+    count: int | None = None      # a count's answer (or, optimising, the optimal solutions counted)
+    examples: list[Any] | None = None   # a count's example solutions, in the puzzle's terms
     solver: str = ""
     solver_version: str = ""
     build_seconds: float = 0.0
@@ -87,7 +89,7 @@ class Result:
 
     @property
     def proven(self) -> bool:
-        return self.status in (Status.OPTIMAL, Status.INFEASIBLE)
+        return self.status in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE)
 
     @property
     def gap(self) -> float | None:
@@ -111,7 +113,6 @@ class Backend(ABC):
     kinds: ClassVar[tuple[type, ...]]         # the model kinds solve() takes
     install: ClassVar[str]                    # how to get it, shown when it is missing
     default_sub: ClassVar[str | None] = None  # the subsolver a bare name means
-    counts: ClassVar[bool] = False            # it enumerates solutions (Options.count)
     in_parent: ClassVar[bool] = False         # it runs in the calling process (a portfolio of workers)
     exports: ClassVar[tuple[str, ...]] = ()   # `workbench export` formats made for it
 
@@ -150,15 +151,25 @@ class Backend(ABC):
         """Solve within options.time_limit on options.threads, calling report() on every improvement
         so that a hard kill still leaves the best solution and bound. OPTIMAL only from a proof."""
 
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        """Count the model's solutions (a backend that enumerates overrides this), keeping
+        question.show of them as examples (their values); COMPLETE only when none was missed."""
+        raise UnsupportedModel(f"{self.name} does not count solutions; name a backend that does")
+
+    @classmethod
+    def enumerates(cls) -> bool:
+        """Whether it answers the count question (it overrides count())."""
+        return cls.count is not Backend.count
+
 
 class SolutionCount:
     """Counting by enumeration, shared by the backends that enumerate: solutions are told apart by
     the model's projection (`project`: the variables that identify a solution), the first
-    `options.show` are kept as examples, and every thousandth new one is reported to the parent."""
+    `show` are kept as examples, and every thousandth new one is reported to the parent."""
 
-    def __init__(self, project: list[int] | None, n_vars: int, options: Options, report: Report) -> None:
+    def __init__(self, project: list[int] | None, n_vars: int, show: int, report: Report) -> None:
         self.project = project if project is not None else list(range(n_vars))
-        self.n_vars, self.show, self.report = n_vars, options.show, report
+        self.n_vars, self.show, self.report = n_vars, show, report
         self.seen: set[tuple[int, ...]] = set()
         self.examples: list[list[int]] = []
 
@@ -174,7 +185,7 @@ class SolutionCount:
             self.report(Incumbent(None, None, self.examples, count=len(self.seen)))
 
     def result(self, complete: bool, **timings: Any) -> Result:
-        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(self.seen),
+        return Result(Status.COMPLETE if complete else Status.FEASIBLE, count=len(self.seen),
                       values=self.examples, **timings)
 
 

@@ -5,7 +5,7 @@ import importlib
 import time
 from typing import Any
 
-from ..models.core import NativeTask
+from ..models.core import Count, NativeTask
 from .base import Backend, Options, Report, Result
 
 INSTALL = "pip install numba"
@@ -22,7 +22,6 @@ class NativeSearch(Backend):
     name = "search"
     kinds = (NativeTask,)
     install = INSTALL
-    counts = True
     distribution, version_format = "numba", "workbench native (numba {})"
 
     def prepare(self, model: Any) -> None:
@@ -33,8 +32,16 @@ class NativeSearch(Backend):
             _warmed.add(model.warm_up)
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self._run(model, options, report, None)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        """A native count: the search function takes the question as a fifth argument."""
+        return self._run(model, options, report, question)
+
+    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         started = time.perf_counter()
-        result: Result = _function(model.entry)(model.n, model.params, options, report)
+        search = _function(model.entry)
+        result: Result = search(model.n, model.params, options, report, *([counting] if counting else []))
         if not result.solve_seconds:
             result.solve_seconds = time.perf_counter() - started - result.build_seconds
         return result

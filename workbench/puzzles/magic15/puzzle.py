@@ -69,9 +69,8 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
     default_solver = "search"
     formulations = (
         Formulation("plan", "bounded-horizon planning model, one board per step (needs --horizon)"),
-        Formulation("squares", "the magic squares themselves, for counting them (count command)"),
+        Formulation("squares", "the magic squares themselves, for counting them (count command)", counts=True),
     )
-    count_formulations = ("squares",)
     checker = staticmethod(check_solution)
     Params = Magic15Params
     native_search = "workbench.puzzles.magic15.search:solve"

@@ -50,7 +50,7 @@ def growth_picture(results: Path, path: Path) -> None:
     from .recursion import growth_plot
 
     counts = {int(r["n"]): int(r["count"]) for r in read_rows(results / "percolation.csv")
-              if r.get("status") == "optimal" and r.get("count")}
+              if r.get("status") in ("optimal", "complete") and r.get("count")}   # "optimal": rows stored before
     terms: list[int] = []
     while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
         terms.append(counts[len(terms) + 1])
@@ -63,8 +63,7 @@ def growth_picture(results: Path, path: Path) -> None:
 class PercolationPuzzle(Puzzle[PercolationParams]):
     name = "percolation"
     title = "Minimal percolating sets: n cells that fill the n x n board (OEIS A146971)"
-    sense = "max"                  # nothing is optimised: the question is a count
-    counts = True
+    sense = None                   # nothing is optimised: the question is a count
     n_min = 1
     n_max = RECURSION_N_MAX        # the recursion's limit; the transfer matrix stops at 12
     default_solver = "search"

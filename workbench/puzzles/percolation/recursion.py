@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ...models.core import OPTIMISE, Count, Question
 from ...search.deadline import Deadline
 from ...solvers.base import Incumbent, Options, Report, Result, Status
 
@@ -267,13 +268,14 @@ def count_by_residues(n: int) -> int:
     return value
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Report, question: Question = OPTIMISE) -> Result:
     """The native search for percolation: counts of A146971 by the recursion (default), the rest
     (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
     module is compiled by numba only when needed, its compile time booked as build time."""
     assert n is not None
-    show = options.show
-    if options.count and not params.permutation and params.counter == "recursion":
+    counting = isinstance(question, Count)
+    show = question.show if isinstance(question, Count) else 0
+    if counting and not params.permutation and params.counter == "recursion":
         if not 1 <= n <= N_MAX:
             return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
         watch = Deadline()
@@ -282,10 +284,10 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
         build = watch.elapsed()
         total, seconds = count(n)
         report(Incumbent(None, None, None, count=total))
-        return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
+        return Result(Status.COMPLETE, count=total, examples=examples, build_seconds=build,
                       message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
                               f"extend it to {n} x {n})")
-    result, build = _transfer(lambda m: m.solve(n, params, options, report))
+    result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
     result.build_seconds += build
     return result
 

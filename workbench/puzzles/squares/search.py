@@ -628,7 +628,7 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     """
     assert n is not None
     margin = params.margin
-    counting = params.all or options.count
+    counting = params.all
     deadline = Deadline.after(options.time_limit or None)     # (0: no limit)
     use_threads(options.threads)
 
