@@ -221,12 +221,12 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
     if run.verdict is not None:
         mark = "[green]verified[/]" if run.verified else "[red]REJECTED[/]"
         out.print(f"check: {mark}: {run.verdict.message}")
-    cert = r.params.get("certificate")
+    cert = r.certificate
     if cert:
-        out.print(f"certificate: no solution below {cert['lower_bound']}: {cert['verdict']} "
-                  f"(CaDiCaL refutes {cert['clauses']} clauses; its trimmed proof uses {cert['core_clauses']} "
-                  f"of them in {cert['proof_lines']} lemmas, "
-                  f"checked by drup in {cert['check_seconds']:.1f} s; proof sha256 {cert['proof_sha256'] or '-'})")
+        out.print(f"certificate: no solution below {cert.lower_bound}: {cert.verdict} "
+                  f"(CaDiCaL refutes {cert.clauses} clauses; its trimmed proof uses {cert.core_clauses} "
+                  f"of them in {cert.proof_lines} lemmas, "
+                  f"checked by drup in {cert.check_seconds:.1f} s; proof sha256 {cert.proof_sha256 or '-'})")
     if run.published is not None:
         pub = run.published
         out.print(f"published: {pub.value} ({pub.status}; {pub.source})   match: {run.match or '-'}")
@@ -326,9 +326,9 @@ def cmd_compare(args) -> int:
                       str(run.value if run.value is not None else "-"),
                       str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
                       str(run.verified))
-        for racer in rec["params"].get("racers", []):     # each racer of a portfolio run
-            table.add_row(f"  {racer['racer']}", "", racer["status"], str(clean_number(racer["objective"]) or "-"),
-                          str(clean_number(racer["bound"]) or "-"), f"{racer['seconds']:.2f}", "")
+        for racer in run.result.racers or []:     # each racer of a portfolio run
+            table.add_row(f"  {racer.racer}", "", racer.status, str(clean_number(racer.objective) or "-"),
+                          str(clean_number(racer.bound) or "-"), f"{racer.seconds:.2f}", "")
     out.print(table)
     issues = api.disagreements(runs, puzzle.sense)
     for issue in issues:

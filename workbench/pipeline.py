@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Generic
 
@@ -162,6 +162,8 @@ class Run:
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
             "solver_version": r.solver_version,
             "params": {**r.params, **self.params.changed()},
+            "racers": None if r.racers is None else [asdict(racer) for racer in r.racers],
+            "certificate": None if r.certificate is None else asdict(r.certificate),
             "published": None if self.published is None else self.published.value,
             "published_status": None if self.published is None else self.published.status,
             "match": self.match, "check": None if self.verdict is None else self.verdict.message,
@@ -252,7 +254,7 @@ def certify(run: Run, time_limit: float | None) -> None:
     if not isinstance(model, HittingSet):
         raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
     cert = refute(model, int(run.value), time_limit)
-    run.result.params["certificate"] = cert.to_dict()
+    run.result.certificate = cert
     run.result.message = (run.result.message + "; " if run.result.message else "") + \
         f"lower bound {cert.lower_bound} certified: {cert.verdict} (drup, proof sha256 {cert.proof_sha256[:16]})"
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
 from . import canonical
-from .base import Backend, Options, Report, Result, Status, UnsupportedModel
+from .base import Backend, Options, RacerResult, Report, Result, Status, UnsupportedModel
 from .runner import Tracker, deadline_for, model_sense, request, worker_for
 
 
@@ -111,17 +111,16 @@ def race(model: Any, options: Options) -> Result:
             worker.kill()
             results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))
             results[i].total_seconds = time.perf_counter() - started
-    figures = [dict(racer=r.label, status=str(results[i].status), objective=results[i].objective,
-                    bound=results[i].bound, seconds=round(results[i].total_seconds, 3))
-               for i, r in enumerate(chosen)]
+    figures = [RacerResult(r.label, str(results[i].status), results[i].objective, results[i].bound,
+                           round(results[i].total_seconds, 3)) for i, r in enumerate(chosen)]
     if winner is not None:
         result = replace(results[winner], message=f"proven by {chosen[winner].label}",
                          solver_version=f"{chosen[winner].label}: {results[winner].solver_version}")
     else:
         result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
         result.solver_version = "portfolio"
-    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed, racers=figures)
-    return replace(result, solver="auto", params=params, total_seconds=time.perf_counter() - started)
+    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    return replace(result, solver="auto", params=params, racers=figures, total_seconds=time.perf_counter() - started)
 
 
 class Portfolio(Backend):

@@ -14,9 +14,12 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.core import Count
+
+if TYPE_CHECKING:
+    from ..certify import Certificate
 
 
 class Status(str, enum.Enum):
@@ -71,6 +74,17 @@ Report = Callable[[Incumbent], None]
 
 
 @dataclass
+class RacerResult:
+    """One racer of a portfolio run (auto), as it stood when the race ended."""
+
+    racer: str
+    status: str
+    objective: float | None
+    bound: float | None
+    seconds: float
+
+
+@dataclass
 class Result:
     status: Status
     objective: float | None = None
@@ -84,8 +98,10 @@ class Result:
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     total_seconds: float = 0.0
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)      # the run's settings: threads, time limit, seed
     message: str = ""
+    racers: list[RacerResult] | None = None     # a portfolio run's racers, each as it ended
+    certificate: Certificate | None = None      # the lower bound's DRUP certificate (solve --certify)
 
     @property
     def proven(self) -> bool:
