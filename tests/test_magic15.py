@@ -7,7 +7,7 @@ import random
 import pytest
 from conftest import published_values
 
-from workbench.models.core import Count
+from workbench.models.core import OPTIMISE, Count
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.check import bad_sums, check, replay
 from workbench.puzzles.magic15.model import SORTED, SORTED_SWAPPED, neighbours
@@ -16,6 +16,7 @@ from workbench.puzzles.magic15.search import magic_squares, reachable
 from workbench.puzzles.magic15.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
+from workbench.solvers.search import result
 
 PUBLISHED = published_values("magic15")
 COUNTS = {(False, False): 7040, (False, True): 880, (True, False): 384}   # OEIS A006052; Rosser-Walker
@@ -23,7 +24,7 @@ MODEL_SOLVERS = ["cpsat", "minizinc:gecode"]
 
 
 def native(**params):
-    return native_solve(None, PUZZLE.params(params), Options(time_limit=120), lambda inc: None)
+    return result(native_solve(None, PUZZLE.params(params), Options(time_limit=120), lambda inc: None), OPTIMISE)
 
 
 def scrambled(seed: int, moves: int) -> tuple[tuple[int, ...], str]:

@@ -6,6 +6,7 @@ import re
 import pytest
 from conftest import published_values
 
+from workbench.models.core import OPTIMISE
 from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
 from workbench.puzzles.squares.model import Grid, Placement, square_matches
@@ -14,6 +15,7 @@ from workbench.puzzles.squares.search import Placements, ladder, polish, search,
 from workbench.puzzles.squares.search import solve as native_solve
 from workbench.search.deadline import Deadline
 from workbench.solvers.base import Options, Status
+from workbench.solvers.search import result
 
 PUBLISHED = published_values("squares")
 CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52, 2, 6, 2, 4, 9, 4, 8, 7]   # n = 1..20, his table
@@ -21,7 +23,7 @@ CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52, 2, 6, 2, 4, 9, 4, 8, 7]
 
 def native(n: int, **params):
     """No time limit: a cold numba compile (counted in the limit) must not fail a test."""
-    return native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None)
+    return result(native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None), OPTIMISE)
 
 
 @pytest.fixture(scope="module")

@@ -148,10 +148,11 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
     finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
     runs = []
     for req in planned.requests:
-        key = (req.puzzle.name, req.variant, "" if req.n is None else str(req.n), req.formulation, req.solver,
-               req.puzzle.setting(req.params))
-        if key in finished:
-            done, note = stored(req, finished[key]), SKIPPED
+        keys = [(req.puzzle.name, req.variant, "" if req.n is None else str(req.n), name, req.solver,
+                 req.puzzle.setting(req.params)) for name in req.puzzle.stored_formulations(req.formulation)]
+        row = next((finished[key] for key in keys if key in finished), None)
+        if row is not None:
+            done, note = stored(req, row), SKIPPED
         else:
             done = run(req, settings)
             row = tables.row_from_record(done.record())
@@ -268,7 +269,11 @@ def verify(puzzle: PuzzleName, file: str | Path, n: int | str | None = None, **p
         raise BadInput(f"{file}: params is not an object")
     typed = p.params({**{k: v for k, v in saved.items() if k in {o.dest for o in p.options}}, **params})
     p.validate(value, typed)
-    counts = p.sense is None or bool(p.counting_formulations)
+    formulation = record.get("formulation")
+    if isinstance(formulation, str) and formulation in [f.name for f in p.formulations]:
+        counts = isinstance(p.question_of(formulation), Count)
+    else:       # a bare solution, or an older record: where models count
+        counts = p.sense is None or any(f.counts for f in p.models)
     counting = counts and isinstance(record["solution"], list)     # a count's examples
     verdict = _checked(p, value, record["solution"], typed, counting)
     if verdict.message.startswith("malformed"):

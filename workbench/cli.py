@@ -184,7 +184,7 @@ def cmd_list(args) -> int:
                         ("question", 3)):
         table.add_column(name, no_wrap=ratio is None, ratio=ratio)
     for p in available():
-        formulations = [f.name for f in p.formulations] + (["native search"] if p.native_search else [])
+        formulations = [f.name for f in p.models] + [f"{m} (search)" for m in p.methods]
         table.add_row(p.name, f"{p.n_min}..{p.n_max}" if p.needs_n else "-", p.default_solver,
                       ", ".join(formulations), p.title)
     out.print(table)

@@ -11,9 +11,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Generic
 
-from .models.core import OPTIMISE, Count, NativeTask, Question
+from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
-from .puzzles.base import NATIVE, BadInput, P, Published, Puzzle, Verdict
+from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
 from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
@@ -27,7 +27,7 @@ class Request(Generic[P]):
     n: int | None
     params: P
     solver: str                         # canonical backend name
-    formulation: str                    # a model formulation, or NATIVE for the native search
+    formulation: str                    # a model formulation, or a search method (the native backend's)
     question: Question = OPTIMISE
 
     @property
@@ -182,24 +182,29 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, fo
     if question is None:
         question = p.question_of(formulation or p.formulation_for(canonical(solver or p.default_solver)))
     count = isinstance(question, Count)
-    # a puzzle that optimises counts with a model backend (the registry's first that enumerates)
-    chosen = canonical(solver or (first_counting() if count and p.sense is not None else p.default_solver))
-    native = NativeTask in backend_class(split_name(chosen)[0]).kinds
-    if count and p.sense is not None:
-        if not p.counting_formulations:
-            raise BadInput(f"{p.name} is not a counting puzzle")
-        if native or formulation not in (None, *p.counting_formulations):
-            raise BadInput(f"{p.name} counts with a model backend and the "
-                           f"{'/'.join(p.counting_formulations)} formulation")
+    counting = p.counting_formulations if count and p.sense is not None else []   # counts of a puzzle that optimises
+    if count and p.sense is not None and not counting:
+        raise BadInput(f"{p.name} is not a counting puzzle")
+    if counting and solver is None:     # the registry's first backend that enumerates the counting formulation
+        solver = first_counting(searches=(formulation if formulation in counting else counting[0]) in p.methods)
+    chosen = canonical(solver or p.default_solver)
+    native = backend_class(split_name(chosen)[0]).runs_searches()
+    if counting:
+        usable = [f for f in counting if (f in p.methods) == native]
+        if not usable or formulation not in (None, *usable):
+            raise BadInput(f"{p.name} counts with the {'/'.join(counting)} formulation "
+                           f"({'a search method' if counting[0] in p.methods else 'a model'})")
+        formulation = formulation or usable[0]
     if native:
-        if p.native_search is None:
-            raise BadInput(f"{p.name} has no native search backend")
-        if formulation not in (None, NATIVE):
-            raise BadInput(f"{p.name}: the native search takes no --formulation")
-    formulation = formulation or p.formulation_for(chosen, count, native)
-    if not native and formulation not in [f.name for f in p.formulations] + ["default"]:
-        raise BadInput(f"{p.name}: unknown formulation '{formulation}' "
-                       f"(known: {', '.join(f.name for f in p.formulations)})")
+        formulation, typed = p.choose_method(n, typed, formulation)
+        p.validate(n, typed)
+    else:
+        models = [f.name for f in p.models]
+        if formulation in p.methods:
+            raise BadInput(f"{p.name}: {formulation} is a search method; the native search backend runs it")
+        formulation = formulation or p.formulation_for(chosen, count)
+        if formulation not in models + ["default"]:
+            raise BadInput(f"{p.name}: unknown formulation '{formulation}' (known: {', '.join(models)})")
     p.validate_run(typed, formulation)
     return Request(p, n, typed, chosen, formulation, question)
 

@@ -30,7 +30,7 @@ class Verdict:
     objective: float | None = None      # the objective the checker itself measured on the solution
 
 
-NATIVE = "native"     # the formulation of a puzzle's own search: the model is a NativeTask
+NATIVE = "native"     # where an option applies: the native search methods (and the name runs had before them)
 
 
 @dataclass
@@ -119,10 +119,15 @@ P = TypeVar("P", bound=Params)
 
 @dataclass
 class Formulation:
+    """A way to put the puzzle to a backend: a model (the generator builds it), or, with `search`, a
+    native search method, which the native search backend runs as a NativeTask."""
+
     name: str
     help: str
     solvers: tuple[str, ...] = ()     # backends it is made for: their default formulation
     counts: bool = False              # its question is how many solutions there are (the `count` command)
+    search: str | None = None         # "module:function": function(n, params, options, report, question) -> Outcome
+    warm_up: str | None = None        # "module:function" compiling the search, run before the clock starts
 
 
 class Puzzle(Generic[P]):
@@ -138,8 +143,6 @@ class Puzzle(Generic[P]):
     formulations: tuple[Formulation, ...] = ()
     Params: type[P] = Params      # type: ignore[assignment]   # a puzzle without options keeps the base
     default_solver: str = "highs"
-    native_search: str | None = None    # "module:function" run by the native search backend
-    native_warm_up: str | None = None   # "module:function" compiling it, run before the clock starts
 
     @property
     def options(self) -> list[PuzzleOption]:
@@ -166,17 +169,18 @@ class Puzzle(Generic[P]):
 
     def validate_run(self, params: P, formulation: str) -> None:
         """Options that the run's backend would ignore are bad input."""
-        kind = NATIVE if formulation == NATIVE else "models"
+        kind = NATIVE if formulation in self.methods or formulation == NATIVE else "models"
         for opt in self.options:
             if getattr(params, opt.dest) != opt.default and opt.applies not in ("", kind):
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
                                f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
-    def build(self, n: int | None, formulation: str, params: P) -> Built:
-        """The model of this question (or the native search's task) with its decoder."""
-        if formulation == NATIVE:
-            assert self.native_search is not None
-            task = NativeTask(self.native_search, n, params, self.sense or "min", self.native_warm_up)
+    def build(self, n: int | None, formulation: str, params: P | Mapping[str, Any] | None = None) -> Built:
+        """The model of this question (or a search method's task) with its decoder."""
+        params = self.params(params)
+        method = next((f for f in self.formulations if f.name == formulation and f.search), None)
+        if method is not None and method.search is not None:
+            task = NativeTask(method.search, n, params, self.sense or "min", method.warm_up)
             return Built(task, lambda values: values)      # a native search answers in the puzzle's terms
         return self.generate(n, formulation, params)
 
@@ -197,8 +201,10 @@ class Puzzle(Generic[P]):
 
     # -- reference data ------------------------------------------------------------------
     def table_key(self, params: P, formulation: str = "") -> str:
-        """The name of the published series these params reproduce (variants differ)."""
-        return self.name
+        """The name of the published series these params reproduce (variants differ): a count that a
+        puzzle which optimises makes is a series of its own, <name>-<formulation>."""
+        counts = self.sense is not None and formulation in self.counting_formulations
+        return f"{self.name}-{formulation}" if counts else self.name
 
     def variant(self, params: P, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
@@ -224,25 +230,59 @@ class Puzzle(Generic[P]):
         return []
 
     @property
+    def models(self) -> list[Formulation]:
+        """The model formulations (the generator builds them)."""
+        return [f for f in self.formulations if f.search is None]
+
+    @property
+    def methods(self) -> list[str]:
+        """The names of the native search methods."""
+        return [f.name for f in self.formulations if f.search is not None]
+
+    @property
     def default_formulation(self) -> str:
-        return self.formulations[0].name if self.formulations else "default"
+        return self.models[0].name if self.models else "default"
 
     @property
     def counting_formulations(self) -> list[str]:
-        """The formulations whose question is a count (all of a counting puzzle's)."""
-        return [f.name for f in self.formulations if self.sense is None or f.counts]
+        """The formulations whose question is a count: those that say so (a counting puzzle's models all do)."""
+        return [f.name for f in self.formulations if f.counts or (self.sense is None and f.search is None)]
 
-    def formulation_for(self, solver: str, count: bool = False, native: bool = False) -> str:
-        """The formulation a run uses when none is named: the native task for the native search, the
-        counting one for counts, else one made for this backend, else the default."""
-        if native:
-            return NATIVE
-        if count and self.sense is not None and self.counting_formulations:
-            return self.counting_formulations[0]
+    def formulation_for(self, solver: str, count: bool = False) -> str:
+        """The model formulation a run uses when none is named: the counting one for counts, else one
+        made for this backend, else the default."""
+        counting = [f for f in self.counting_formulations if f not in self.methods]
+        if count and self.sense is not None and counting:
+            return counting[0]
         base = solver.partition(":")[0]
-        made_for = [f.name for f in self.formulations if base in f.solvers or solver in f.solvers]
-        general = [f.name for f in self.formulations if not f.solvers]
+        made_for = [f.name for f in self.models if base in f.solvers or solver in f.solvers]
+        general = [f.name for f in self.models if not f.solvers]
         return (made_for or general or [self.default_formulation])[0]
+
+    def method_for(self, n: int | None, params: P) -> str:
+        """The search method a native run uses when none is named (a puzzle whose options pick one
+        says how)."""
+        return self.methods[0]
+
+    def with_method(self, method: str, n: int | None, params: P) -> P:
+        """The params a named search method implies (the options that pick it, where it has some)."""
+        return params
+
+    def choose_method(self, n: int | None, params: P, formulation: str | None) -> tuple[str, P]:
+        """The search method of a native run and its params: the one named (the name runs had before
+        the methods, 'native', means the default), else the one the params and n pick."""
+        if not self.methods:
+            raise BadInput(f"{self.name} has no native search method")
+        if formulation in (None, NATIVE):
+            return self.method_for(n, params), params
+        if formulation not in self.methods:
+            raise BadInput(f"{self.name}: unknown search method '{formulation}' (known: {', '.join(self.methods)})")
+        return formulation, self.with_method(formulation, n, params)
+
+    def stored_formulations(self, formulation: str) -> list[str]:
+        """The names a finished run of this formulation may have in a results table: a search
+        method's rows from before the methods were named say 'native'."""
+        return [formulation, NATIVE] if formulation in self.methods else [formulation]
 
     def question_of(self, formulation: str) -> Question:
         """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 import importlib
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -16,7 +15,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..models.core import Count
+from ..models.core import Count, NativeTask, Options
 
 if TYPE_CHECKING:
     from ..certify import Certificate
@@ -40,24 +39,6 @@ class Unavailable(Exception):
 
 class UnsupportedModel(Exception):
     """The backend does not take this model kind."""
-
-
-@dataclass
-class Options:
-    time_limit: float | None = 60.0
-    threads: int = 2
-    seed: int = 0
-    verbose: bool = False
-    cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
-    fresh: bool = False                     # native searches: forget the journal of an interrupted run
-    quiet: bool = False                     # native searches: no progress on stderr
-
-    def remaining(self, since: float) -> float:
-        """The solver's own limit: what is left after the model building done since `since`
-        (a perf_counter time), so that a run ends near the limit, not past the runner's deadline."""
-        if self.time_limit is None:
-            return float("inf")
-        return max(0.1, self.time_limit - (time.perf_counter() - since))
 
 
 @dataclass
@@ -171,6 +152,11 @@ class Backend(ABC):
         """Count the model's solutions (a backend that enumerates overrides this), keeping
         question.show of them as examples (their values); COMPLETE only when none was missed."""
         raise UnsupportedModel(f"{self.name} does not count solutions; name a backend that does")
+
+    @classmethod
+    def runs_searches(cls) -> bool:
+        """Whether it runs the puzzles' native search methods rather than models."""
+        return NativeTask in cls.kinds
 
     @classmethod
     def enumerates(cls) -> bool:

@@ -70,11 +70,12 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
     formulations = (
         Formulation("plan", "bounded-horizon planning model, one board per step (needs --horizon)"),
         Formulation("squares", "the magic squares themselves, for counting them (count command)", counts=True),
+        Formulation("ida", "IDA* backwards from every magic square, pattern-database bound: proves the optimum",
+                    search="workbench.puzzles.magic15.search:solve",
+                    warm_up="workbench.puzzles.magic15.search:warm_up"),
     )
     checker = staticmethod(check_solution)
     Params = Magic15Params
-    native_search = "workbench.puzzles.magic15.search:solve"
-    native_warm_up = "workbench.puzzles.magic15.search:warm_up"
 
     def generate(self, n: int | None, formulation: str, params: Magic15Params) -> Built:
         if formulation == "squares":

@@ -7,7 +7,7 @@ numbers (OEIS A006318), a separate published series.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,7 @@ from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
 COUNTERS = ("recursion", "transfer")
+SEARCH = "workbench.puzzles.percolation.recursion:solve"    # both methods: it hands the transfer's runs on
 TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
 
 
@@ -68,10 +69,13 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
     n_max = RECURSION_N_MAX        # the recursion's limit; the transfer matrix stops at 12
     default_solver = "search"
     formulations = (Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
-                                          "else 1 + the second earliest neighbour"),)
+                                          "else 1 + the second earliest neighbour"),
+                    Formulation("recursion", f"count by the recursion over rectangles (n <= {RECURSION_N_MAX}; "
+                                             "the default)", search=SEARCH),
+                    Formulation("transfer", f"count by the row-by-row transfer matrix (n <= {TRANSFER_N_MAX}; "
+                                            "--counter transfer, and --permutation)", search=SEARCH))
     checker = staticmethod(check_set)
     Params = PercolationParams
-    native_search = "workbench.puzzles.percolation.recursion:solve"
 
     def validate(self, n: int | None, params: PercolationParams | None = None) -> None:
         super().validate(n, params)
@@ -112,6 +116,14 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
             kind = "permutation " if params.permutation else ""
             what = f"{kind}set" + ("s" if len(sets) > 1 else "")
             axes[0].figure.suptitle(f"percolation n={n}: {what} of {n} cells that fill the board")
+
+    def method_for(self, n: int | None, params: PercolationParams) -> str:
+        return params.native_counter
+
+    def with_method(self, method: str, n: int | None, params: PercolationParams) -> PercolationParams:
+        if method == "recursion" and params.permutation:
+            raise BadInput(f"{self.name}: --permutation is counted by the transfer matrix only")
+        return params if params.permutation else replace(params, counter=method)
 
     def table_key(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"

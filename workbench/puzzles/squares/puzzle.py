@@ -6,7 +6,7 @@ each size the drawings label.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...drawing import figure
@@ -22,6 +22,9 @@ BOX = {  # (up, down, left, right) -> the junction drawn at a point
     (1, 0, 1, 1): "┴", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴",
     (0, 0, 0, 1): "╶",
 }
+
+
+SEARCH, WARM_UP = "workbench.puzzles.squares.search:solve", "workbench.puzzles.squares.search:warm_up"
 
 
 @dataclass(frozen=True)
@@ -55,17 +58,25 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
     name = "squares"
     title = "Matchstick squares: all squares 1x1..nxn with the fewest matches (OEIS A294249)"
     sense, n_min, n_max = "min", 1, 63
-    formulations = tuple(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items())
+    formulations = (*(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items()),
+                    Formulation("exact", "heuristics for a bound, then the exact search (--all: counting the "
+                                         "optimal solutions)", search=SEARCH, warm_up=WARM_UP),
+                    Formulation("heuristic", "the heuristics only, given the whole time (--heuristic)",
+                                search=SEARCH, warm_up=WARM_UP))
     checker = staticmethod(check_squares)
     Params = SquaresParams
-    native_search = "workbench.puzzles.squares.search:solve"
-    native_warm_up = "workbench.puzzles.squares.search:warm_up"
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 
     def validate(self, n: int | None, params: SquaresParams | None = None) -> None:
         super().validate(n, params)
         if n is not None and params is not None and n + 2 * params.margin > 63:
             raise BadInput("squares: n + 2*margin must be at most 63")
+
+    def method_for(self, n: int | None, params: SquaresParams) -> str:
+        return "heuristic" if params.heuristic else "exact"
+
+    def with_method(self, method: str, n: int | None, params: SquaresParams) -> SquaresParams:
+        return replace(params, heuristic=method == "heuristic")
 
     def variant(self, params: SquaresParams, formulation: str = "") -> str:
         """Rows with a margin, counts or heuristics only go to tables of their own."""
