@@ -45,7 +45,7 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         append_row(path, row, COLUMNS)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
-        proven = run.result.status == Status.COMPLETE if run.counting else \
+        proven = run.result.status == Status.COMPLETE if run.request.counting else \
             run.result.status == Status.OPTIMAL and run.verified
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return

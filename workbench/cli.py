@@ -204,18 +204,18 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
     rec, r = run.record(), run.result
     head = f"{puzzle.name}" + (f" N={run.n}" if run.n is not None else "")
     out.print(f"[bold]{head}[/]  solver {r.solver} ({r.solver_version or '?'})  formulation {run.formulation}")
-    what = "count" if run.counting else "value"
+    what = "count" if run.request.counting else "value"
     value = run.value
     proven = "proven" if r.proven else "not proven"
     out.print(f"{what} {value if value is not None else '-'}   status {r.status} ({proven})   "
               f"bound {rec['bound'] if rec['bound'] is not None else '-'}   time {rec['seconds']:.2f} s "
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
-    if r.count is not None and not run.counting:
+    if r.count is not None and not run.request.counting:
         out.print(f"optimal solutions counted: {r.count}")
     if r.message:
         out.print(f"note: {r.message}", markup=False)
     if show_drawing and run.solution is not None:
-        drawings = run.solution if run.counting else [run.solution]
+        drawings = run.solution if run.request.counting else [run.solution]
         for i, s in enumerate(drawings):
             out.print(("\n" if i else "") + puzzle.render(run.n, s, run.params), markup=False)
     if run.verdict is not None:
@@ -317,8 +317,9 @@ def cmd_compare(args) -> int:
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
                        on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
-    table = Table("solver", "version", "status", "count" if runs[0].counting else "objective", "bound", "seconds",
-                  "verified", title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
+    what = "count" if runs[0].request.counting else "objective"
+    table = Table("solver", "version", "status", what, "bound", "seconds", "verified",
+                  title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
         rec = run.record()
         tables.append_row(path, tables.row_from_record(rec))

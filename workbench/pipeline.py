@@ -66,11 +66,6 @@ class Run:
         return self.request.params
 
     @property
-    def counting(self) -> bool:
-        """The answer is the count of solutions, not the objective."""
-        return self.request.counting
-
-    @property
     def table_key(self) -> str:
         return self.request.variant
 
@@ -97,7 +92,7 @@ class Run:
     @property
     def solution(self) -> Any:
         """The checked solution (for a count, the example solutions); None if there is none."""
-        return self.result.examples if self.counting else self.result.solution
+        return self.result.examples if self.request.counting else self.result.solution
 
     @property
     def seconds(self) -> float:
@@ -107,7 +102,7 @@ class Run:
         """The solution drawn as text, as `solve` prints it."""
         if self.solution is None:
             return ""
-        drawings = self.solution if self.counting else [self.solution]
+        drawings = self.solution if self.request.counting else [self.solution]
         return "\n\n".join(self.request.puzzle.render(self.n, s, self.params) for s in drawings)
 
     def png(self, path: str | Path) -> str:
@@ -129,7 +124,7 @@ class Run:
     def value(self) -> float | int | None:
         """The run's answer: the count for counting runs, else the objective."""
         r = self.result
-        return r.count if self.counting else clean_number(r.objective)
+        return r.count if self.request.counting else clean_number(r.objective)
 
     @property
     def match(self) -> str:
@@ -137,7 +132,7 @@ class Run:
         pub, value, r = self.published, self.value, self.result
         if pub is None or value is None or r.status == Status.ERROR:
             return ""
-        if self.counting:
+        if self.request.counting:
             if r.status != Status.COMPLETE:
                 return "partial count"
             return "yes" if value == pub.value else "DIFFERS"
