@@ -276,7 +276,8 @@ class Puzzle(Generic[P]):
         if formulation in (None, NATIVE):
             return self.method_for(n, params), params
         if formulation not in self.methods:
-            raise BadInput(f"{self.name}: unknown search method '{formulation}' (known: {', '.join(self.methods)})")
+            raise BadInput(f"{self.name}: the native search takes no --formulation '{formulation}' "
+                           f"(its search methods: {', '.join(self.methods)})")
         return formulation, self.with_method(formulation, n, params)
 
     def stored_formulations(self, formulation: str) -> list[str]:
