@@ -1,12 +1,12 @@
 """workbench: integer-programming and constraint-model workbench for combinatorial puzzles.
 
-`workbench.solve`, `count`, `table` and `compare` are the command line's commands as functions
+`workbench.solve`, `count`, `table`, `compare` and `verify` are the command line's commands as functions
 (api.py); they return the records the command line prints. They are loaded on first use, so that
 the worker processes, which import this package, do not load the whole pipeline."""
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["solve", "count", "table", "compare"]
+__all__ = ["solve", "count", "table", "compare", "verify"]
 
 
 def __getattr__(name: str) -> Any:
