@@ -141,6 +141,8 @@ def test_the_toy_gains_a_search_method_and_a_count_each_one_module_and_one_formu
                                        results_dir=tmp_path)] == [4, 7, 11, 18]
     with pytest.raises(BadInput, match="search method"):
         api.solve(toy, 7, solver="highs", formulation="brute")
+    with pytest.raises(BadInput, match="counts"):
+        api.solve(toy, 7, solver="search", formulation="covers")
 
 
 def _name_checks(path: Path) -> list[str]:

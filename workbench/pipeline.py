@@ -192,6 +192,8 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, fo
         formulation = formulation or usable[0]
     if native:
         formulation, typed = p.choose_method(n, typed, formulation)
+        if not count and p.sense is not None and formulation in p.counting_formulations:
+            raise BadInput(f"{p.name}: the {formulation} method counts (the count command)")
         p.validate(n, typed)
     else:
         models = [f.name for f in p.models]

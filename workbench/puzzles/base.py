@@ -260,9 +260,9 @@ class Puzzle(Generic[P]):
         return (made_for or general or [self.default_formulation])[0]
 
     def method_for(self, n: int | None, params: P) -> str:
-        """The search method a native run uses when none is named (a puzzle whose options pick one
-        says how)."""
-        return self.methods[0]
+        """The search method a native run uses when none is named: the first that optimises (a puzzle
+        whose options pick one says how)."""
+        return next((m for m in self.methods if m not in self.counting_formulations), self.methods[0])
 
     def with_method(self, method: str, n: int | None, params: P) -> P:
         """The params a named search method implies (the options that pick it, where it has some)."""
