@@ -6,10 +6,19 @@ the worker processes, which import this package, do not load the whole pipeline.
 from typing import Any
 
 __version__ = "0.1.0"
-__all__ = ["solve", "count", "table", "compare", "verify"]
+__all__ = ["solve", "count", "table", "compare", "verify", "BadInput", "UnknownSolver", "Unavailable", "JournalBusy"]
+# What the functions raise, before anything is solved (docs/usage.md): BadInput for a request that
+# cannot run as given (its message is the command line's one line), UnknownSolver for a backend
+# name not in the registry, Unavailable for a backend that cannot run here, JournalBusy for a
+# native search whose journal another run holds.
+ERRORS = {"BadInput": "puzzles.base", "UnknownSolver": "solvers", "Unavailable": "solvers.base",
+          "JournalBusy": "search.tasks"}
 
 
 def __getattr__(name: str) -> Any:
+    if name in ERRORS:
+        from importlib import import_module
+        return getattr(import_module(f".{ERRORS[name]}", __name__), name)
     if name in __all__:
         from . import api
         return getattr(api, name)

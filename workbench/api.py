@@ -7,27 +7,24 @@ so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
-import argparse
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import tables
-from .models.core import OPTIMISE, Count, Optimise, Question
-from .pipeline import Request, Run, plan, stored
+from . import checks, tables
+from .models.core import OPTIMISE, Count, Optimise, Options, Question
+from .pipeline import BadRow, Request, Run, false_claims, plan, stored
 from .pipeline import solve as run
 from .puzzles import get, published
 from .puzzles.base import BadInput, Puzzle, Verdict
-from .search.tasks import cluster_address
 from .solvers import canonical, known, require
-from .solvers.base import Options, Result, Status, clean_number
+from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
 __all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "count", "disagreements",
-           "n_values", "options", "plan_table", "request", "run", "run_table", "single_n", "solve", "table",
-           "verify"]
+           "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request", "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
@@ -77,23 +74,13 @@ def single_n(puzzle: Puzzle[Any], n: int | str | None) -> int | None:
     return n_values(puzzle, n, single=True)[0]
 
 
-def options(time_limit: float | None = 60.0, threads: int = 2, seed: int = 0, cluster: str | None = None,
-            fresh: bool = False, verbose: bool = False, quiet: bool = True) -> Options:
-    """A run's options; `cluster` is checked here as the command line checks --cluster."""
-    if cluster is not None:
-        try:
-            cluster_address(cluster)
-        except argparse.ArgumentTypeError as e:
-            raise BadInput(str(e)) from None
-    return Options(time_limit=time_limit, threads=threads, seed=seed, verbose=verbose, cluster=cluster,
-                   fresh=fresh, quiet=quiet)
-
-
-def request(puzzle: PuzzleName, n: int | str | None, solver: str | None = None, formulation: str | None = None,
-            question: Question = OPTIMISE, params: Any = None) -> Request[Any]:
-    """A run's request, planned (pipeline.plan) and its backend able to run here."""
+def request(puzzle: PuzzleName, n: int | str | None, solver: str | None = None,
+            formulation: str | None = None, question: Question = OPTIMISE, params: Any = None,
+            settings: Options | None = None) -> Request[Any]:
+    """A run's request, planned (pipeline.plan, its `settings` checked too) and its backend able
+    to run here."""
     p = _puzzle(puzzle)
-    planned = plan(p, single_n(p, n), solver, formulation, params, question)
+    planned = plan(p, single_n(p, n), solver, formulation, params, question, settings)
     require(planned.solver)
     return planned
 
@@ -103,15 +90,17 @@ def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
           fresh: bool = False, **params: Any) -> Run:
     """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
     --fresh (native searches)."""
-    settings = options(time_limit, threads, seed, cluster, fresh)
-    return run(request(puzzle, n, solver, formulation, Optimise(), params), settings)
+    settings = checks.options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
+    return run(request(puzzle, n, solver, formulation, Optimise(), params, settings), settings)
 
 
 def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
           threads: int = 2, seed: int = 0, formulation: str | None = None, show: int = 0,
           **params: Any) -> Run:
     """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
-    return run(request(puzzle, n, solver, formulation, Count(show), params), options(time_limit, threads, seed))
+    settings = checks.options(time_limit, threads, seed)
+    question = Count(checks.given("show", checks.SHOW, show))
+    return run(request(puzzle, n, solver, formulation, question, params, settings), settings)
 
 
 @dataclass
@@ -127,23 +116,29 @@ class TablePlan:
         return self.requests[0].solver
 
 
-def plan_table(puzzle: PuzzleName, n: int | str | Iterable[int] | None, solver: str | None = None,
-               formulation: str | None = None, params: Any = None, output: str | Path | None = None,
-               results_dir: str | Path = RESULTS) -> TablePlan:
-    """A request per N, for the formulation named or the one made for the backend, with the
-    question that formulation answers; rows go to `output`, else <results_dir>/<variant>.csv."""
+def table_request(
+                  puzzle: PuzzleName, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+                  time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
+                  output: str | Path | None = None, results_dir: str | Path = RESULTS,
+                  settings: Options | None = None, **params: Any) -> tuple[TablePlan, Options]:
+    """A table's request: a Request per N, for the formulation named or the one made for the
+    backend, with the question that formulation answers, every part checked (its file and its
+    options too) before anything runs; rows go to `output`, else <results_dir>/<variant>.csv.
+    run_table's first arguments; `showcase` checks all its tables with it before the first.
+    `settings`: the run options as the command line has them (else from the three keywords)."""
     p = _puzzle(puzzle)
     ns = n_values(p, n)
     typed = p.params(params)
-    requests = [plan(p, value, solver, formulation, typed, None) for value in ns]
+    settings = settings or checks.options(time_limit, threads, seed)
+    requests = [plan(p, value, solver, formulation, typed, None, settings) for value in ns]
     require(requests[0].solver)
-    path = Path(output) if output else Path(results_dir) / f"{requests[0].variant}.csv"
-    return TablePlan(requests, path)
+    path = checks.table_file(Path(output) if output else Path(results_dir) / f"{requests[0].variant}.csv")
+    return TablePlan(requests, path), settings
 
 
 def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
-    (read back and checked again) unless `redo`."""
+    (read back, checked again, and redone when they do not hold) unless `redo`."""
     rows = [] if redo else tables.read_rows(planned.path)
     finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
     runs = []
@@ -151,17 +146,21 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
         keys = [(req.puzzle.name, req.variant, "" if req.n is None else str(req.n), name, req.solver,
                  req.puzzle.setting(req.params)) for name in req.puzzle.stored_formulations(req.formulation)]
         row = next((finished[key] for key in keys if key in finished), None)
+        done, note = None, ""
         if row is not None:
-            done, note = stored(req, row), SKIPPED
-        else:
+            try:
+                done, note = stored(req, row, strict=True), SKIPPED
+            except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
+                note = f"stored row redone: {e}; "
+        if done is None:
             done = run(req, settings)
-            row = tables.row_from_record(done.record())
-            if not tables.finished(row):
-                note = "not stored: a rerun tries it again"
-            elif tables.append_row(planned.path, row, once=not redo):
-                note = ""
+            new = tables.row_from_record(done.record())
+            if not tables.finished(new):
+                note += "not stored: a rerun tries it again"
+            elif tables.append_row(planned.path, new, once=not redo and not note):
+                note = note.rstrip("; ")
             else:
-                note = "not stored: another run stored this N meanwhile"
+                note += "not stored: another run stored this N meanwhile"
         runs.append(done)
         if on_row:
             on_row(done, note)
@@ -174,31 +173,38 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:
     """`workbench table`: one run per N, rows appended to <results_dir>/<variant>.csv (or `output`)."""
-    planned = plan_table(puzzle, n, solver, formulation, params, output, results_dir)
-    return run_table(planned, options(time_limit, threads, seed), redo, on_row)
+    planned, settings = table_request(puzzle, n, solver, time_limit, threads, seed, formulation, output, results_dir,
+                                      **params)
+    return run_table(planned, settings, redo, on_row)
 
 
-def compare(puzzle: str, n: int | str | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+def compare(puzzle: PuzzleName, n: int | str | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
-            on_start: Callable[[str], None] | None = None, **params: Any) -> list[Run]:
+            on_start: Callable[[str], None] | None = None, on_run: Callable[[Run], None] | None = None,
+            **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
     that cannot run gives a run with status `error` and the others go on. Every request is checked
-    before the first backend runs, so that bad input never throws a finished run away."""
-    p = get(puzzle)
+    before the first backend runs, so that bad input never throws a finished run away; `on_run`
+    gets each run as it ends (the command line stores its row then)."""
+    p = _puzzle(puzzle)
     typed, value = p.params(params), single_n(p, n)
+    if isinstance(solvers, str) or not all(isinstance(s, str) for s in solvers):
+        raise BadInput(f"solvers is a list of backend names, got {solvers!r}")
     chosen = [canonical(s) for s in solvers]
     if not chosen:
         raise BadInput("--solvers names no backend")
+    settings = checks.options(time_limit, threads, seed, verbose=verbose)
     requests = []
     for solver in chosen:
-        requests.append(plan(p, value, solver, formulation, typed, None))
+        requests.append(plan(p, value, solver, formulation, typed, None, settings))
         known(solver)
-    settings = options(time_limit, threads, seed, verbose=verbose)
     runs = []
     for req in requests:
         if on_start:
             on_start(req.solver)
         runs.append(run(req, settings))
+        if on_run:
+            on_run(runs[-1])
     return runs
 
 
@@ -298,8 +304,9 @@ def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, cou
 
 def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any], verdict: Verdict,
                   params: Any, counting: bool) -> list[str]:
-    """What a record says about a valid solution that the checker's measure does not bear out:
-    its objective, `optimal` (only with a bound equal to it), and the match with the published value."""
+    """What a record says about a valid solution that the checker's measure and the published value
+    do not bear out (pipeline.false_claims), with `proven` and the match field, which is
+    recomputed, never trusted (nor needed: a record without it is checked all the same)."""
     def claim(key: str, kind: tuple[type, ...]) -> Any:
         value = record.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
@@ -314,22 +321,13 @@ def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any],
         status = Status(status_text)
     except ValueError:
         raise BadInput(f"malformed record: unknown status {status_text!r}") from None
-    false = []
-    measured = verdict.objective
-    if not counting and measured is not None and objective != measured:
-        false.append(f"objective {objective}, but the checker measures {clean_number(measured)}")
-    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
-        false.append(f"optimal, but the bound {bound} does not equal the objective {objective}")
-    sign = 1 if puzzle.sense == "min" else -1
-    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
-        false.append(f"bound {bound}, but the solution measures {clean_number(measured)}, beyond it")
+    formulation = str(record.get("formulation") or "")
+    claimed_request = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
+    false = false_claims(claimed_request, Result(status, objective, bound, count=count), verdict)
     if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
         false.append(f"proven, with status {status}")
-    if match is not None:
-        formulation = str(record.get("formulation") or "")
-        claimed = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
-        measured_run = Run(claimed, Result(status, measured if not counting else None, bound, count=count),
-                           verdict, published(puzzle.table_key(params, formulation), n))
-        if match != measured_run.match:
-            false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
+    measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),
+                       verdict, published(puzzle.table_key(params, formulation), n))
+    if match is not None and match != measured_run.match:
+        false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
     return false

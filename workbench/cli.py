@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,7 +13,8 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import api, pipeline, tables
+from . import api, checks, pipeline, tables
+from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
@@ -33,23 +33,6 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
-def number(kind: type, low: float, high: float, what: str = "a number"):
-    """An argparse type: a finite number of `kind` in [low, high] (nan, inf and 1e400 are not)."""
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except (ValueError, OverflowError):
-            raise argparse.ArgumentTypeError(f"not {what}: '{text}'") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be {what} from {low} to {high}, got '{text}'")
-        return value
-    return parse
-
-
-TIME_LIMIT = number(float, 0.01, 1e7, "a positive number of seconds")
-THREADS = number(int, 1, 64, "a positive number of threads")
-
-
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="workbench", description="Integer-programming and constraint-model workbench "
                                              "for combinatorial puzzles")
@@ -66,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
         q.add_argument("--threads", type=THREADS, default=2)
-        q.add_argument("--seed", type=number(int, 0, 2**32 - 1, "a seed"), default=0)
+        q.add_argument("--seed", type=SEED, default=0)
         q.add_argument("--formulation", help="model formulation (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--cluster", type=cluster_address, metavar="WHERE",
@@ -92,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     c = sub.add_parser("count", help="count all solutions (counting puzzles)")
     common(c)
     c.add_argument("--json", action="store_true")
-    c.add_argument("--show", type=int, default=0, help="draw K example solutions")
+    c.add_argument("--show", type=SHOW, default=0, help=f"draw K example solutions (at most {checks.MAX_SHOW})")
     c.add_argument("--png", help="write a PNG drawing of the example solutions")
     t = sub.add_parser("table", help="a row per N appended to results/<puzzle>.csv; reruns resume")
     common(t, many_n=True)
@@ -118,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--threads", type=THREADS, default=2)
     g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards")
     g.add_argument("--out", default="docs", help="folder (default docs/)")
+    g.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables read (default results)")
     b = sub.add_parser("bench", help="the canonical performance cases; figures to results/bench.csv")
     b.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
     b.add_argument("--solver", action="append", help="only these backends (repeatable)")
@@ -155,25 +139,8 @@ def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
     return given
 
 
-def writable(path: str | Path) -> Path:
-    """An output file checked before the solve, so that a bad path never loses a computed result
-    (a file not there yet is not created: the folder must take a file)."""
-    path = Path(path)
-    if path.is_dir():
-        raise BadInput(f"cannot write {path}: it is a directory")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists():
-            path.open("a").close()
-        else:
-            tempfile.TemporaryFile(dir=path.parent).close()
-    except OSError as e:
-        raise BadInput(f"cannot write {path}: {e.strerror or e}") from None
-    return path
-
-
 def _options(args: argparse.Namespace) -> Options:
-    return api.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose, args.quiet)
+    return checks.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose, args.quiet)
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -235,9 +202,12 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 def cmd_solve(args, count: bool = False) -> int:
     puzzle = get(args.puzzle)
     question = Count(args.show) if count else Optimise()
-    request = api.request(puzzle, args.n, args.solver, args.formulation, question, _given(args, puzzle))
+    settings = _options(args)
+    request = api.request(puzzle, args.n, args.solver, args.formulation, question, _given(args, puzzle), settings)
+    if getattr(args, "certify", None):
+        checks.certifiable(puzzle, request.n, request.formulation, request.params)
     png = writable(args.png) if getattr(args, "png", None) else None
-    run = api.run(request, _options(args))
+    run = api.run(request, settings)
     n = request.n
     if getattr(args, "certify", None):
         pipeline.certify(run, args.certify)
@@ -271,11 +241,12 @@ def _rows_printed(label: str, total: int, quiet: bool = False) -> Iterator[api.O
 
 def cmd_table(args) -> int:
     puzzle = get(args.puzzle)
-    planned = api.plan_table(puzzle, args.n, args.solver, args.formulation, _given(args, puzzle), args.output,
-                             args.results_dir)
-    path = writable(planned.path)
+    planned, settings = api.table_request(puzzle, args.n, args.solver, formulation=args.formulation,
+                                          output=args.output, results_dir=args.results_dir, settings=_options(args),
+                                          **_given(args, puzzle))
+    path = planned.path
     with _rows_printed(f"{path.stem} with {planned.solver}", len(planned.requests), args.json) as show:
-        runs = api.run_table(planned, _options(args), args.redo, show)
+        runs = api.run_table(planned, settings, args.redo, show)
     if args.json:
         print(json.dumps([run.record() for run in runs], default=str))
     else:
@@ -289,16 +260,18 @@ def cmd_showcase(args) -> int:
     cases = [case for case in showcase.cases() if not args.puzzle or case.puzzle in args.puzzle]
     if not cases:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
-    folder = Path(args.results_dir) if args.results_dir else showcase.run_folder()
+    folder = checks.folder(args.results_dir) if args.results_dir else showcase.run_folder()
+    checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
+    planned = [api.table_request(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
+                                 results_dir=folder, **case.params)
+               for case in cases]     # every table (its file too) is checked before the first is computed
     lines, failures = [], []
-    for case in cases:
-        ns = api.n_values(get(case.puzzle), case.n)        # the progress bar's length
+    for case, (table, settings) in zip(cases, planned):
         out.print(f"\n[bold]table {case.name}[/]" + (f" --n {case.n}" if case.n else ""))
-        with _rows_printed(case.name, len(ns)) as show:
-            runs = api.table(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
-                             results_dir=folder, redo=True, on_row=show, **case.params)
+        with _rows_printed(case.name, len(table.requests)) as show:
+            runs = api.run_table(table, settings, redo=True, on_row=show)
         lines.append(showcase.summary(case, runs))
-        tables.append_row(folder / "summary.csv", lines[-1], list(lines[-1]))
+        tables.append_row(folder / "summary.csv", lines[-1], showcase.SUMMARY_COLUMNS)
         failures += [run for run in runs if showcase.differs_from_proven(run)]
     out.print(f"\n[bold]summary[/]: tables recomputed in {folder}")
     out.print(showcase.format_summary(lines), markup=False)
@@ -309,20 +282,24 @@ def cmd_showcase(args) -> int:
     return 1 if failures else 0
 
 
+def _store(path: Path, run: pipeline.Run) -> None:
+    tables.append_row(path, tables.row_from_record(run.record()))
+
+
 def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
-    path = writable(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
+    path = checks.table_file(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
-                       on_start=lambda solver: err.print(f"running {solver} ..."), **_given(args, puzzle))
+                       on_start=lambda solver: err.print(f"running {solver} ..."),
+                       on_run=lambda run: _store(path, run), **_given(args, puzzle))
     what = "count" if runs[0].request.counting else "objective"
     table = Table("solver", "version", "status", what, "bound", "seconds", "verified",
                   title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     for run in runs:
         rec = run.record()
-        tables.append_row(path, tables.row_from_record(rec))
         table.add_row(rec["solver"], rec["solver_version"], rec["status"],
                       str(run.value if run.value is not None else "-"),
                       str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
@@ -341,7 +318,7 @@ def cmd_compare(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .models.writers import write
+    from .models.writers import data_file, write
 
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
@@ -349,11 +326,10 @@ def cmd_export(args) -> int:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
     request = pipeline.plan(puzzle, n, made_for, args.formulation, _given(args, puzzle))
-    for target in [args.output] + ([Path(args.output).with_suffix(".dzn")] if args.format == "mzn" else []):
-        writable(target)
-    model = puzzle.build(n, request.formulation, request.params).model
     try:
-        files = write(model, args.format, args.output)
+        for target in [args.output] + ([data_file(args.output)] if args.format == "mzn" else []):
+            writable(target)
+        files = write(puzzle.build(n, request.formulation, request.params).model, args.format, args.output)
     except ValueError as e:
         raise BadInput(str(e)) from None
     out.print("wrote " + ", ".join(str(f) for f in files))
@@ -378,7 +354,15 @@ def cmd_verify(args) -> int:
 def cmd_plot(args) -> int:
     from .plots import plot_all
 
-    for path in plot_all(args.out):
+    results = Path(args.results_dir)
+    if not results.is_dir():
+        raise BadInput(f"no results folder {results}")
+    written, skipped = plot_all(checks.folder(args.out), results)
+    if not written:
+        raise BadInput(f"nothing to plot from {results}: {skipped[0] if skipped else 'no tables'}")
+    for note in skipped:
+        sys.stderr.write(f"workbench: skipped {note}\n")
+    for path in written:
         out.print(f"wrote {path}")
     return 0
 
@@ -388,17 +372,20 @@ def cmd_bench(args) -> int:
 
     for name in args.puzzle or []:
         get(name)
-    return run_bench(args.puzzle, args.solver, args.label, writable(args.output), out, args.threads, args.ns)
+    from .bench import COLUMNS as BENCH_COLUMNS
+
+    return run_bench(args.puzzle, args.solver, args.label, checks.table_file(args.output, BENCH_COLUMNS), out,
+                     args.threads, args.ns)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
                 "showcase": cmd_showcase, "plot": cmd_plot}
     try:
+        args = parser.parse_args(argv)
         return commands[args.command](args)
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")

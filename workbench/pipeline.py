@@ -6,11 +6,13 @@ so no later step looks the puzzle up or parses its parameters again."""
 from __future__ import annotations
 
 import json
+import math
 import time
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Generic
 
+from .checks import applicable
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
@@ -166,11 +168,15 @@ class Run:
         }
 
 
-def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, formulation: str | None = None,
-         params: Any = None, question: Question | None = OPTIMISE) -> Request[Any]:
+def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
+         formulation: str | None = None, params: Any = None, question: Question | None = OPTIMISE,
+         options: Options | None = None) -> Request[Any]:
     """Every check a run's request must pass before anything is solved (so that no command loses
     a result to bad input found afterwards), made once per run: the Request. `solver` None: the
-    puzzle's default for the question; `question` None: the formulation's own (tables, compare)."""
+    puzzle's default for the question; `question` None: the formulation's own (tables, compare);
+    `options`, when given, are checked too (checks.applicable)."""
+    if solver is not None and not isinstance(solver, str):
+        raise BadInput(f"solver is a backend's name, got {solver!r}")
     p = puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
     typed = p.params(params)
     p.validate(n, typed)
@@ -203,6 +209,8 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None, fo
         if formulation not in models + ["default"]:
             raise BadInput(f"{p.name}: unknown formulation '{formulation}' (known: {', '.join(models)})")
     p.validate_run(typed, formulation)
+    if options is not None:
+        applicable(p, typed, formulation, options)
     return Request(p, n, typed, chosen, formulation, question)
 
 
@@ -222,26 +230,77 @@ def solve(request: Request[Any], options: Options) -> Run:
     return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
 
 
-def stored(request: Request[Any], row: dict[str, str]) -> Run:
-    """A run read back from a results table row; its solution goes through the checker again, so a
-    stored row counts only as much as a fresh one would."""
-    def number(key: str) -> float | None:
-        return float(row[key]) if row.get(key) not in (None, "") else None
+class BadRow(ValueError):
+    """A results row that cannot be read back (edited by hand, say): a rerun recomputes its N."""
 
-    count_value = number("count")
-    status = Status(row.get("status") or "error")
+
+def _row_number(row: dict[str, str], key: str) -> float | None:
+    text = row.get(key) or ""
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise BadRow(f"{key} is {text[:40]!r}, not a number") from None
+    if not math.isfinite(value):
+        raise BadRow(f"{key} is {text[:40]!r}, not a finite number")
+    return value
+
+
+def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> Run:
+    """A run read back from a results table row; its solution goes through the checker again, so a
+    stored row counts only as much as a fresh one would. BadRow when a field cannot be read, and,
+    `strict` (a table that skips the rows it has), when the row is no answer or claims what does
+    not hold (false_claims)."""
+    try:
+        status = Status(row.get("status") or "error")
+        count_value = int(row["count"]) if row.get("count") else None
+        solution = json.loads(row["solution"]) if row.get("solution") else None
+    except (ValueError, RecursionError) as e:     # an unknown status, a count past int's digits, bad JSON
+        raise BadRow(f"{str(e).splitlines()[0][:80]}") from None
     if request.counting and status == Status.OPTIMAL:
         status = Status.COMPLETE        # a complete count, as rows stored it before it had a status of its own
-    solution = json.loads(row["solution"]) if row.get("solution") else None
-    result = Result(status, number("objective"), number("bound"), solution=None if request.counting else solution,
-                    examples=solution if request.counting else None,
-                    count=None if count_value is None else int(count_value), solver=row.get("solver", ""),
-                    solver_version=row.get("solver_version", ""), total_seconds=number("seconds") or 0.0,
-                    params={k: number(k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
+    result = Result(status, _row_number(row, "objective"), _row_number(row, "bound"),
+                    solution=None if request.counting else solution, examples=solution if request.counting else None,
+                    count=count_value, solver=row.get("solver", ""), solver_version=row.get("solver_version", ""),
+                    total_seconds=_row_number(row, "seconds") or 0.0,
+                    params={k: _row_number(row, k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
+    claimed = Result(status, result.objective, result.bound, count=count_value)
     verdict = _check(request, result)
     request = replace(request, formulation=row.get("formulation", ""))
-    return Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
-                                                   request.n))
+    run = Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
+                                                  request.n))
+    false = false_claims(request, claimed, verdict) if strict else []
+    if false:
+        raise BadRow(false[0])
+    if strict and (verdict is not None and not verdict.ok or result.status == Status.ERROR):    # no answer
+        raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
+    return run
+
+
+def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None) -> list[str]:
+    """What a record or a stored row claims that neither the checker's measure nor the published
+    value bears out: its objective, `optimal` (only with a bound equal to it), a bound the solution
+    beats, and a proof of a value other than a PROVEN published one. `verify` and `table` (which
+    redoes such a row) share it, so no claim is taken on trust."""
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
+    false = []
+    measured = None if verdict is None else verdict.objective
+    objective, bound, status = claimed.objective, claimed.bound, claimed.status
+    if not counting and measured is not None and objective != measured:
+        false.append(f"objective {clean_number(objective)}, but the checker measures {clean_number(measured)}")
+    if not counting and status == Status.OPTIMAL and (bound is None or bound != objective):
+        false.append(f"optimal, but the bound {clean_number(bound)} does not equal the objective "
+                     f"{clean_number(objective)}")
+    sign = 1 if puzzle.sense == "min" else -1
+    if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
+        false.append(f"bound {clean_number(bound)}, but the solution measures {clean_number(measured)}, beyond it")
+    pub = published(puzzle.table_key(params, request.formulation), n)
+    value = claimed.count if counting else (measured if measured is not None else objective)
+    proof = Status.COMPLETE if counting else Status.OPTIMAL
+    if pub is not None and pub.status == "PROVEN" and status == proof and value is not None and value != pub.value:
+        false.append(f"a proof of {clean_number(value)}, but the published value {pub.value} is proven ({pub.source})")
+    return false
 
 
 def certify(run: Run, time_limit: float | None) -> None:

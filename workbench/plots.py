@@ -2,13 +2,15 @@
 record boards drawn from stored solutions that the puzzle's checker accepts again."""
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from . import tables
-from .pipeline import Run, plan, stored
+from .pipeline import BadRow, Run, plan, stored
 from .puzzles import available, get
-from .puzzles.base import BadInput
+from .puzzles.base import BadInput, Picture, Puzzle
 from .tables import RESULTS
 
 TIMES = "time-vs-n.png"
@@ -24,9 +26,13 @@ def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]
 
     best: dict[str, dict[int, tuple[float, bool]]] = {}
     for r in rows:
-        point = (float(r["seconds"]), r.get("status") in ("optimal", "complete"))
-        points = best.setdefault(r["solver"], {})
-        n = int(r["n"])
+        try:
+            point, n = (float(r["seconds"]), r.get("status") in ("optimal", "complete")), int(r["n"])
+        except ValueError:
+            continue                      # a row edited by hand
+        if not math.isfinite(point[0]):
+            continue
+        points = best.setdefault(r.get("solver", ""), {})
         if n not in points or rank(point) > rank(points[n]):
             points[n] = point
     return best
@@ -41,6 +47,8 @@ def plot_times(path: Path, results: Path = RESULTS) -> Path:
 
     puzzles = [(p, _timings(p.name, results)) for p in available() if p.needs_n]
     puzzles = [(p, t) for p, t in puzzles if t]
+    if not puzzles:
+        raise BadInput(f"no timings in {results} (bench.csv or a puzzle's table)")
     rows = (len(puzzles) + 2) // 3
     fig, axes = plt.subplots(rows, 3, figsize=(15, 4.2 * rows), squeeze=False)
     try:
@@ -74,25 +82,44 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
     request = plan(puzzle, n, params=params)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
-    checked = [(run.value, run) for run in (stored(request, r) for r in rows)
-               if run.verified and run.value is not None]
+    checked = []
+    for r in rows:
+        try:
+            run = stored(request, r, strict=True)
+        except BadRow:
+            continue
+        if run.verified and run.value is not None:
+            checked.append((run.value, run))
     if not checked:
         raise BadInput(f"no verified solution of {puzzle_name} n={n} in {results / table}.csv")
     sign = 1 if puzzle.sense == "min" else -1
     return min(checked, key=lambda pair: sign * pair[0])[1]
 
 
-def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> list[Path]:
-    """Every picture the README shows, written to `out`: the times, then each puzzle's pictures."""
+def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> tuple[list[Path], list[str]]:
+    """Every picture the README shows that `results` holds the data for, written to `out` (the
+    times, then each puzzle's pictures); returns the files written and, for each picture left
+    out, why."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = [plot_times(folder / TIMES, results)]
-    for puzzle in available():
-        for picture in puzzle.pictures():
-            path = folder / picture.file
+    pictures: list[tuple[str, Callable[[], Path]]] = [(TIMES, lambda: plot_times(folder / TIMES, results))]
+
+    def draw(puzzle: Puzzle[Any], picture: Picture) -> Callable[[], Path]:
+        path = folder / picture.file
+
+        def made() -> Path:
             if picture.draw is not None:
                 picture.draw(results, path)
             else:
                 best_stored(puzzle.name, picture.table, picture.n, picture.params, results).png(str(path))
-            written.append(path)
-    return written
+            return path
+        return made
+
+    pictures += [(picture.file, draw(puzzle, picture)) for puzzle in available() for picture in puzzle.pictures()]
+    written, skipped = [], []
+    for file, make in pictures:
+        try:
+            written.append(make())
+        except BadInput as e:
+            skipped.append(f"{file}: {e}")
+    return written, skipped

@@ -39,6 +39,9 @@ def differs_from_proven(run: Run) -> bool:
     return run.published is not None and run.published.status == "PROVEN" and run.value != run.published.value
 
 
+SUMMARY_COLUMNS = ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend"]
+
+
 def summary(case: Case, runs: list[Run]) -> dict[str, Any]:
     """One line of the summary table: the workbench's values beside the published ones."""
     ns = [run.n for run in runs if run.n is not None]

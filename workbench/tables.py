@@ -1,4 +1,8 @@
-"""CSV tables under results/: one row per run, appended atomically so an interrupted table resumes."""
+"""CSV tables under results/: one row per run, appended atomically so an interrupted table resumes.
+
+A table is only ever appended to, or widened to new columns through a temporary file that keeps
+every line; a file whose header is not a workbench table's is never touched (NotOurs). A last
+line without its newline is kept when it is a complete row and cut only when it is torn."""
 from __future__ import annotations
 
 import csv
@@ -11,6 +15,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from .puzzles.base import BadInput
 
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
@@ -29,10 +35,32 @@ def row_from_record(record: dict[str, Any]) -> dict[str, Any]:
     return {k: ("" if v is None else v) for k, v in row.items()}
 
 
+class NotOurs(BadInput):
+    """A file the workbench did not write (its header is not a table's): it is never changed."""
+
+
+def check_ours(path: Path, columns: list[str]) -> None:
+    """NotOurs unless `path` is missing, empty, headed by some of `columns` (an older version's
+    table has fewer) starting with the same first column, or a header torn by a crash."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with path.open("rb") as f:
+        start = f.read(1 << 16)
+    if b"\n" not in start and ",".join(columns).encode().startswith(start):
+        return
+    try:
+        header = _header(path)
+    except (UnicodeDecodeError, csv.Error) as e:
+        raise NotOurs(f"{path} is not a workbench table ({e}); give another file") from None
+    if not header or header[0] != columns[0] or not set(header) <= set(columns):
+        raise NotOurs(f"{path} is not a workbench table (its header is {','.join(header)[:80]!r}); "
+                      f"it is left as it is: give another file")
+
+
 def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, once: bool = False) -> bool:
     """One whole line, written in full or not at all and flushed to disk, under a lock: a crash or
     a full disk never leaves half a row. With `once`, a row whose key another writer stored
-    meanwhile is not written again (returns False)."""
+    meanwhile is not written again (returns False). NotOurs for a file that is not a table."""
     path.parent.mkdir(parents=True, exist_ok=True)
     line = {k: (v.replace("\r", " ").replace("\n", " ") if isinstance(v, str) else v) for k, v in row.items()}
     while True:
@@ -41,7 +69,8 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, on
             fcntl.flock(fd, fcntl.LOCK_EX)
             if os.fstat(fd).st_ino != os.stat(path).st_ino:
                 continue                 # another writer widened (replaced) the file: lock the new one
-            size = _cut_torn_tail(fd)
+            check_ours(path, columns)
+            size = _end_tail(fd)
             if size:
                 _widen(path, columns)
                 if os.fstat(fd).st_ino != os.stat(path).st_ino:
@@ -61,8 +90,27 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, on
             os.close(fd)
 
 
-def _cut_torn_tail(fd: int) -> int:
-    """Drop an unfinished last line (a write cut short by a crash): returns the file's length."""
+def _complete(header: list[str], line: str) -> bool:
+    """Whether a last line without its newline is a whole row: the header's field count, and a
+    solution that reads as JSON (the last column; a torn one almost never does)."""
+    try:
+        fields = next(csv.reader([line], strict=True), [])
+    except csv.Error:
+        return False
+    if len(fields) != len(header):
+        return False
+    solution = dict(zip(header, fields)).get("solution", "")
+    if not solution:
+        return True
+    try:
+        return isinstance(json.loads(solution), (list, dict))
+    except (ValueError, RecursionError):
+        return False
+
+
+def _end_tail(fd: int) -> int:
+    """A last line without its newline: a complete row gets its newline, a torn one (a write cut
+    short by a crash) is cut. Returns the file's length."""
     size = os.fstat(fd).st_size
     if size == 0 or os.pread(fd, 1, size - 1) == b"\n":
         return size
@@ -72,6 +120,11 @@ def _cut_torn_tail(fd: int) -> int:
         cut = os.pread(fd, size - start, start).rfind(b"\n")
         if cut >= 0 or start == 0:
             keep = start + cut + 1 if cut >= 0 else 0
+            header = os.pread(fd, min(size, 1 << 16), 0).split(b"\n", 1)[0].decode(errors="replace")
+            last = os.pread(fd, size - keep, keep).decode(errors="replace")
+            if keep and _complete(next(csv.reader([header]), []), last):
+                _write_all(fd, b"\n", size)
+                return size + 1
             os.ftruncate(fd, keep)
             return keep
         tail *= 2
@@ -97,34 +150,56 @@ def _header(path: Path) -> list[str]:
 
 
 def _widen(path: Path, columns: list[str]) -> list[str]:
-    """The file's header, widened (through a temporary file, so no row can be lost) when this
-    version writes columns an older file lacks; new rows are written in the file's column order."""
+    """The file's header, widened (through a temporary file) when this version writes columns an
+    older file lacks; new rows are written in the file's column order. Every line is kept: a row
+    of the old width gets empty new fields, any other line (a row a newer layout wrote whole, a
+    line edited by hand) is copied as it is."""
     header = _header(path)
     missing = [c for c in columns if c not in header]
     if not missing:
         return header
-    rows, header = read_rows(path), header + missing
+    with path.open(newline="") as f:
+        lines = f.read().splitlines(keepends=True)[1:]
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=header, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(header + missing)
+        for line in lines:
+            fields = _fields(line)
+            if fields is not None and len(fields) == len(header):
+                writer.writerow(fields + [""] * len(missing))
+            else:
+                f.write(line)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    return header
+    return header + missing
+
+
+def _fields(line: str) -> list[str] | None:
+    try:
+        return next(csv.reader([line], strict=True), [])
+    except csv.Error:
+        return None
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
-    """The file's whole rows: an unfinished last line and rows with the wrong number of fields
-    (torn by a crash, or glued to a torn one by an older version) are left out."""
-    if not path.exists():
+    """The file's whole rows: a torn last line and rows with the wrong number of fields (torn by a
+    crash, glued to a torn one by an older version, or edited by hand) are left out; so is
+    everything of a file that is not text."""
+    if not path.is_file():
         return []
-    with path.open(newline="") as f:
-        text = f.read()
-    text = text[:text.rfind("\n") + 1]
-    return [r for r in csv.DictReader(io.StringIO(text, newline=""))
-            if None not in r and None not in r.values()]
+    try:
+        with path.open(newline="") as f:
+            text = f.read()
+    except UnicodeDecodeError:
+        return []
+    lines = text.split("\n")
+    header = _fields(lines[0]) or []
+    if lines[-1] and not _complete(header, lines[-1]):
+        lines.pop()                      # a torn last line
+    rows = [_fields(line) for line in lines[1:] if line]
+    return [dict(zip(header, fields)) for fields in rows if fields is not None and len(fields) == len(header)]
 
 
 def finished(row: dict[str, Any]) -> bool:

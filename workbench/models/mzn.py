@@ -13,7 +13,7 @@ array[1..n_elements] of var bool: x;
 constraint forall(s in 1..n_sets)(exists(e in sets[s])(x[e]));
 var int: cost = sum(e in 1..n_elements)(weight[e] * bool2int(x[e]));
 solve minimize cost;
-output ["x = \\(bool2int(x));\\n"];
+output ["x = \\(bool2int(x));\\n", "cost = \\(cost);\\n"];
 """
 
 LINEAR_MZN = """\
@@ -65,7 +65,7 @@ SOLVE_LINES = {
     -1: "solve maximize objective;\n",
     0: "solve satisfy;\n",
 }
-OUTPUT_LINE = 'output ["x = \\(x);\\n"];\n'
+OUTPUT_LINE = 'output ["x = \\(x);\\n", "objective = \\(objective);\\n"];\n'
 
 
 def _int(x: float) -> int:

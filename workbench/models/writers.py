@@ -1,10 +1,16 @@
-"""Standard files for any model, so a user can take it to another solver: LP, MPS, WCNF, MiniZinc."""
+"""Standard files for any model, so a user can take it to another solver: LP, MPS, WCNF, MiniZinc.
+
+The LP and MPS files are written here, not by PuLP, which keeps a maximisation in MPS only as a
+comment and drops the objective's constant from both. Both formats carry the sense (LP: `Maximize`,
+MPS: an OBJSENSE section, which HiGHS, lp_solve, CPLEX and SCIP read; glpsol reads none and needs
+`--max`) and the constant, as a column fixed at 1 (every reader takes that; an objective row's RHS
+means +c to lp_solve and -c to HiGHS)."""
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from .core import HittingSet, MaxSatModel, Model, hitting_set_to_maxsat
+from .core import HittingSet, LinearModel, MaxSatModel, Model, hitting_set_to_maxsat
 from .linearize import flatten
 from .mzn import to_minizinc
 
@@ -34,6 +40,95 @@ def to_pulp(model: Model):
     return prob, xs
 
 
+CONSTANT = "constant_one"      # the column fixed at 1 that carries the objective's constant
+
+
+def _names(m: LinearModel) -> list[str]:
+    return [f"x{i}_{re.sub(r'[^A-Za-z0-9_]', '_', v.name)}"[:60] for i, v in enumerate(m.vars)]
+
+
+def _rows(m: LinearModel) -> list[tuple[str, list[tuple[int, float]], str, float]]:
+    """Each row as (name, terms, sense E/G/L, right-hand side); a ranged row becomes two."""
+    rows = []
+    for i, row in enumerate(m.rows):
+        if row.lo is not None and row.lo == row.hi:
+            rows.append((f"r{i}", row.terms, "E", row.lo))
+            continue
+        both = row.lo is not None and row.hi is not None
+        if row.lo is not None:
+            rows.append((f"r{i}_lo" if both else f"r{i}", row.terms, "G", row.lo))
+        if row.hi is not None:
+            rows.append((f"r{i}_hi" if both else f"r{i}", row.terms, "L", row.hi))
+    return rows
+
+
+def _num(x: float) -> str:
+    return f"{x:.17g}"
+
+
+def _objective(m: LinearModel) -> list[tuple[int, float]]:
+    """The objective's terms, the constant as a term of column -1 (CONSTANT)."""
+    return list(m.objective) + ([(-1, m.constant)] if m.constant else [])
+
+
+def to_lp(model: Model) -> str:
+    """CPLEX LP text of the model (flattened: indicators as big-M rows, all-different one-hot)."""
+    m = flatten(model)
+    names = _names(m) + [CONSTANT]
+
+    def expr(terms: list[tuple[int, float]]) -> str:
+        parts = [f"{'-' if c < 0 else '+'} {_num(abs(c))} {names[v]}" for v, c in terms]
+        lines = [" ".join(parts[i:i + 8]) for i in range(0, len(parts), 8)] or ["0 " + names[-1]]
+        return "\n   ".join(lines)
+
+    out = [f"\\ {m.name}", "Maximize" if m.is_maximise else "Minimize", f" obj: {expr(_objective(m))}",
+           "Subject To"]
+    for name, terms, sense, rhs in _rows(m):
+        out.append(f" {name}: {expr(terms)} {dict(E='=', G='>=', L='<=')[sense]} {_num(rhs)}")
+    out.append("Bounds")
+    out += [f" {name} = {v.lb}" if v.lb == v.ub else f" {v.lb} <= {name} <= {v.ub}" for v, name in zip(m.vars, names)]
+    out.append(f" {CONSTANT} = 1")
+    integers = [name for v, name in zip(m.vars, names) if v.integer]
+    if integers:
+        out.append("General")
+        out += [" " + " ".join(integers[i:i + 8]) for i in range(0, len(integers), 8)]
+    out.append("End")
+    return "\n".join(out) + "\n"
+
+
+def to_mps(model: Model) -> str:
+    """Free MPS text of the model; integer columns between MARKER lines, every bound written."""
+    m = flatten(model)
+    names = _names(m) + [CONSTANT]
+    rows = _rows(m)
+    columns: list[list[tuple[str, float]]] = [[] for _ in names]
+    for v, c in _objective(m):
+        columns[v].append(("obj", c))
+    for name, terms, _, _ in rows:
+        for v, c in terms:
+            columns[v].append((name, c))
+    title = re.sub(r"\s", "_", m.name) or "model"
+    out = [f"* {m.name}", f"NAME {title}"]
+    if m.is_maximise:
+        out += ["OBJSENSE", "    MAX"]
+    out += ["ROWS", " N obj"] + [f" {sense} {name}" for name, _, sense, _ in rows] + ["COLUMNS"]
+    integer = False
+    for v, (name, entries) in enumerate(zip(names, columns)):
+        wanted = v < len(m.vars) and m.vars[v].integer
+        if wanted != integer:
+            out.append(f"    MARKER 'MARKER' '{'INTORG' if wanted else 'INTEND'}'")
+            integer = wanted
+        out += [f"    {name} {row} {_num(c)}" for row, c in entries] or [f"    {name} obj 0"]
+    out.append("RHS")
+    out += [f"    RHS {name} {_num(rhs)}" for name, _, _, rhs in rows if rhs]
+    out.append("BOUNDS")
+    for var, name in zip(m.vars, names):
+        out += [f" FX BND {name} {var.lb}"] if var.lb == var.ub else [f" LO BND {name} {var.lb}",
+                                                                     f" UP BND {name} {var.ub}"]
+    out += [f" FX BND {CONSTANT} 1", "ENDATA"]
+    return "\n".join(out) + "\n"
+
+
 def to_wcnf(model: Model):
     """python-sat's WCNF of a hitting-set or MaxSAT model."""
     from pysat.formula import WCNF
@@ -47,22 +142,34 @@ def to_wcnf(model: Model):
         wcnf.append(clause)
     for clause, weight in model.soft:
         wcnf.append(clause, weight=weight)
+    if model.offset or model.sense == "max":     # WCNF has no constant or sense: said in a comment
+        total = f"{model.offset} + cost" if model.offset else "cost"
+        wcnf.comments = [f"c objective = {total if model.sense == 'min' else f'-({total})'}, "
+                         f"cost: the weight of the falsified soft clauses"]
     return wcnf
+
+
+def data_file(path: str | Path) -> Path:
+    """Where a MiniZinc export puts its data: beside the model, as .dzn; a model path that is
+    itself that file (`-o m.dzn`) is bad input, or the data would overwrite the model."""
+    path = Path(path)
+    if path.suffix == ".dzn":
+        raise ValueError(f"{path}: a MiniZinc model goes in a .mzn file (its data is written beside it as .dzn)")
+    return path.with_suffix(".dzn")
 
 
 def write(model: Model, fmt: str, path: str | Path) -> list[Path]:
     """Write `model` as `fmt`; returns the files written (MiniZinc writes model and data)."""
     path = Path(path)
     if fmt in ("lp", "mps"):
-        prob, _ = to_pulp(model)
-        prob.writeLP(str(path)) if fmt == "lp" else prob.writeMPS(str(path))
+        path.write_text(to_lp(model) if fmt == "lp" else to_mps(model))
         return [path]
     if fmt == "wcnf":
         to_wcnf(model).to_file(str(path))
         return [path]
     if fmt == "mzn":
         text, data = to_minizinc(model)
-        data_path = path.with_suffix(".dzn")
+        data_path = data_file(path)
         path.write_text(text)
         data_path.write_text(data)
         return [path, data_path]

@@ -175,6 +175,11 @@ class Puzzle(Generic[P]):
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
                                f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
+    def task_layer(self, params: P) -> bool:
+        """Whether the native search runs on the task layer (search/tasks.py) with these params:
+        only then do --cluster and --fresh mean anything."""
+        return False
+
     def build(self, n: int | None, formulation: str, params: P | Mapping[str, Any] | None = None) -> Built:
         """The model of this question (or a search method's task) with its decoder."""
         params = self.params(params)

@@ -52,19 +52,25 @@ def journals() -> Path:
 def cluster_address(text: str) -> str:
     """The --cluster value, checked when it is read: local:K, tcp://HOST:PORT or a scheduler file."""
     import argparse
+    import re
 
     kind, _, rest = text.partition(":")
     if kind == "local" and rest.isdigit() and 1 <= int(rest) <= 4096:
         return text
-    if kind in ("tcp", "tls") and rest.startswith("//") and len(rest) > 2:
+    address = re.fullmatch(r"(tcp|tls)://([A-Za-z0-9._-]+|\[[0-9A-Fa-f:.]+\]):([0-9]{1,5})", text)
+    if address and 1 <= int(address.group(3)) <= 65535:
         return text
-    if Path(text).is_file():
+    if kind not in ("local", "tcp", "tls") and Path(text).is_file():
         return text
     raise argparse.ArgumentTypeError(f"--cluster is local:K, tcp://HOST:PORT or a scheduler file, got {text!r}")
 
 
 class JournalBusy(Exception):
     """Another process holds this search's journal."""
+
+
+class JournalBroken(Exception):
+    """A journal that cannot be read (a damaged file): the message names it and the way out (--fresh)."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,16 @@ class Journal:
             raise JournalBusy(f"another run is using the journal {self.path}; wait for it, or stop it") from None
         if fresh:
             self._remove()
+        try:
+            self._open(text)
+        except sqlite3.DatabaseError as e:
+            self._lock.close()
+            raise self.broken(e) from None
+
+    def broken(self, e: Exception) -> JournalBroken:
+        return JournalBroken(f"the journal {self.path} cannot be read ({e}); rerun with --fresh to start over")
+
+    def _open(self, text: str) -> None:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
@@ -135,12 +151,18 @@ class Journal:
             raise JournalBusy(f"{self.path} belongs to another search; remove it or run with --fresh")
 
     def done(self) -> dict[int, Outcome]:
-        rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
-        return {task: Outcome(**json.loads(text)) for task, text in rows}
+        try:
+            rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
+            return {task: Outcome(**json.loads(text)) for task, text in rows}
+        except (sqlite3.DatabaseError, ValueError, TypeError) as e:
+            raise self.broken(e) from None
 
     def parts(self) -> dict[int, Any]:
         """The parts that tasks handed back, by their task ids."""
-        return {task: pickle.loads(blob) for task, blob in self.db.execute("SELECT id, task FROM parts")}
+        try:
+            return {task: pickle.loads(blob) for task, blob in self.db.execute("SELECT id, task FROM parts")}
+        except (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as e:
+            raise self.broken(e) from None
 
     def record(self, task: int, outcome: Outcome, seconds: float, parts: dict[int, Any] | None = None) -> None:
         """Commit one finished task (a complete one only: a task cut by the clock is run again) with
@@ -183,12 +205,30 @@ def executor(settings: Settings) -> Iterator[tuple[cf.Executor, int]]:
             cluster = stack.enter_context(LocalCluster(n_workers=workers, threads_per_worker=1,
                                                        dashboard_address=None, processes=True))
             client = stack.enter_context(Client(cluster))
-        elif Path(where).is_file():
-            client = stack.enter_context(Client(scheduler_file=where))
         else:
-            client = stack.enter_context(Client(where))
+            client = stack.enter_context(_connect(where, settings.time_limit))
         workers = max(1, len(client.scheduler_info()["workers"]))
         yield client.get_executor(pure=False), workers
+
+
+class SchedulerUnreachable(Exception):
+    """The --cluster scheduler did not answer: the run ends with an error naming it."""
+
+
+def _connect(where: str, time_limit: float | None) -> Any:
+    """A Dask client of the scheduler at `where` (an address or a scheduler file), given a few
+    seconds (half the time limit, 1..10 s) to answer, so that an unreachable one is reported as
+    such before the runner's deadline, not taken for a slow search."""
+    from distributed import Client
+
+    timeout = 5.0 if time_limit is None else min(10.0, max(1.0, time_limit / 2))
+    try:
+        if Path(where).is_file():
+            return Client(scheduler_file=where, timeout=timeout)
+        return Client(where, timeout=timeout)
+    except (OSError, TimeoutError, ValueError) as e:
+        raise SchedulerUnreachable(f"the Dask scheduler {where} did not answer within {timeout:.0f} s "
+                                   f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
 
 
 def run(split: Split, settings: Settings, start: Outcome | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import enum
 import importlib
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -193,7 +194,7 @@ class SolutionCount:
 
 def clean_number(x: float | None) -> float | int | None:
     """Integral objective values print as integers: puzzle objectives are counts."""
-    if x is None:
-        return None
+    if x is None or not math.isfinite(x):
+        return x
     r = round(x)
     return int(r) if abs(x - r) < 1e-6 else x

@@ -7,6 +7,7 @@ or dies, the best solution and bound found so far survive.
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import socket
 import subprocess
@@ -172,6 +173,21 @@ def model_sense(model: Any) -> str:
     return getattr(model, "sense", "min")
 
 
+def finite(x: float | None) -> float | None:
+    """An objective or bound as the runner takes it in: a finite number, else None. Every value a
+    worker sends (incumbents and final results) passes here: HiGHS reports a dual bound of -inf
+    with its first incumbents, and a worker killed then leaves it as the run's bound."""
+    if x is None or isinstance(x, bool) or not isinstance(x, (int, float)):
+        return None
+    return x if math.isfinite(x) else None
+
+
+def admitted(result: Result) -> Result:
+    """The result with its objective and bound through `finite`."""
+    result.objective, result.bound = finite(result.objective), finite(result.bound)
+    return result
+
+
 class Tracker:
     """The best incumbent and bound reported so far, kept by the parent."""
 
@@ -183,6 +199,7 @@ class Tracker:
         self.count: int | None = None
 
     def update(self, inc: Incumbent) -> None:
+        inc = replace(inc, objective=finite(inc.objective), bound=finite(inc.bound))
         if inc.objective is not None and (self.objective is None or
                                           self.sign * inc.objective < self.sign * self.objective):
             self.objective, self.values = inc.objective, inc.values
@@ -228,7 +245,7 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
     base, sub = split_name(name)
     if backend_class(base).in_parent:      # a portfolio: it starts workers of its own
         try:
-            return answer(backend(name), model, options, question, lambda _: None)
+            return admitted(answer(backend(name), model, options, question, lambda _: None))
         except UnsupportedModel as e:
             return Result(Status.ERROR, solver=name, message=str(e))
     tracker = Tracker(model_sense(model))
@@ -251,7 +268,7 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
             elif kind == "incumbent":
                 tracker.update(payload)
             else:
-                result = tracker.merge(payload)
+                result = tracker.merge(admitted(payload))
                 break
     except (EOFError, ConnectionError, BrokenPipeError):
         time.sleep(0.1)

@@ -50,8 +50,9 @@ def growth_picture(results: Path, path: Path) -> None:
     from ...tables import read_rows
     from .recursion import growth_plot
 
-    counts = {int(r["n"]): int(r["count"]) for r in read_rows(results / "percolation.csv")
-              if r.get("status") in ("optimal", "complete") and r.get("count")}   # "optimal": rows stored before
+    counts = {int(r["n"]): int(r["count"]) for r in read_rows(results / "percolation.csv")   # "optimal": older rows
+              if r.get("status") in ("optimal", "complete") and r.get("count", "").isdigit()
+              and r.get("n", "").isdigit()}
     terms: list[int] = []
     while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
         terms.append(counts[len(terms) + 1])
@@ -127,6 +128,9 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
 
     def table_key(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"
+
+    def task_layer(self, params: PercolationParams) -> bool:
+        return params.native_counter == "transfer"      # the recursion runs in one process
 
     def variant(self, params: PercolationParams, formulation: str = "") -> str:
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""

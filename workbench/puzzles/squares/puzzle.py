@@ -78,6 +78,9 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
     def with_method(self, method: str, n: int | None, params: SquaresParams) -> SquaresParams:
         return replace(params, heuristic=method == "heuristic")
 
+    def task_layer(self, params: SquaresParams) -> bool:
+        return not params.heuristic      # the heuristics run in the calling worker alone
+
     def variant(self, params: SquaresParams, formulation: str = "") -> str:
         """Rows with a margin, counts or heuristics only go to tables of their own."""
         return self.name + (f"-margin{params.margin}" if params.margin else "") + \

@@ -126,6 +126,9 @@ class StonesPuzzle(Puzzle[StonesParams]):
         narrower = params.box or params.top or formulation in ("max", "reach")
         return self.variant(params, formulation) if narrower else self.name
 
+    def task_layer(self, params: StonesParams) -> bool:
+        return True            # the exact search and the record hunt both
+
     def variant(self, params: StonesParams, formulation: str = "") -> str:
         """Runs confined to a box (the cell-value models always, the position model with --box), runs
         with values capped by --top, and hunts forced for small n get tables of their own: their

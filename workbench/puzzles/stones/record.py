@@ -789,28 +789,55 @@ def store_path() -> Path:
     return journals() / "hunts" / "stones.json"
 
 
+class BrokenStore(Exception):
+    """The hunt's store is not a store (garbage, or edited into something else): it is left as it is."""
+
+
+def read_store(path: Path) -> dict[str, Any]:
+    """The store's entries as saved; BrokenStore, with the path and the way out, when it cannot be read."""
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        data = e
+    if not isinstance(data, dict):
+        why = str(data).splitlines()[0] if isinstance(data, Exception) else "not a JSON object"
+        raise BrokenStore(f"the hunt's store {path} cannot be read ({why}); move it away (a hunt then "
+                          f"starts a new one) or mend it")
+    return data
+
+
+def replayed(key: str, entry: Any) -> tuple[int, int, list[list[int]]] | None:
+    """(ones, value, board) of a stored entry whose board the checker replays to its value; None
+    for any other entry (a hand edit, a bad board), which then neither counts nor blocks a record."""
+    try:
+        ones, value, board = int(key), entry["value"], entry["board"]
+        verdict = check(ones, board)
+    except (ValueError, TypeError, KeyError):
+        return None
+    return (ones, value, board) if verdict.ok and verdict.objective == value else None
+
+
 def load_store(path: Path, nmax: int) -> Found:
     """The stored boards for up to nmax ones, each replayed by the checker (a board that fails is
     ignored)."""
-    if not path.is_file():
-        return {}
     found: Found = {}
-    for key, entry in json.loads(path.read_text()).items():
-        u, board = int(key), entry["board"]
-        verdict = check(u, board)
-        if u <= nmax and verdict.ok and verdict.objective == entry["value"]:
-            found[u] = (entry["value"], board)
+    for key, entry in read_store(path).items():
+        if (good := replayed(key, entry)) is not None and good[0] <= nmax:
+            found[good[0]] = good[1:]
     return found
 
 
 def save_store(path: Path, ones: int, value: int, board: list[list[int]], note: str) -> None:
     """Add a board to the store at once (under a file lock, so that concurrent hunts merge), with
-    its drawing beside it; a better stored board for that count stays."""
+    its drawing beside it; a better stored board for that count stays, if the checker replays it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_suffix(".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        data = json.loads(path.read_text()) if path.is_file() else {}
-        if data.get(str(ones), {}).get("value", 0) >= value:
+        data = read_store(path)
+        held = replayed(str(ones), data.get(str(ones)))
+        if held is not None and held[1] >= value:
             return
         data[str(ones)] = {"value": value, "board": board, "found": time.strftime("%Y-%m-%dT%H:%M:%S"),
                            "by": note}
@@ -1077,11 +1104,13 @@ def solve(n: int, params: Any, options: Options, report: Progress, question: Que
     def on_best(value: int, board: list[list[int]]) -> None:
         report(Outcome(value, board, complete=False, maximise=True))
 
-    start = load_store(path, nmax) if params.resume else {}
+    start = load_store(path, nmax)            # read first: a broken store ends the hunt before it runs
+    start = start if params.resume else {}
     resumed_from = ""                         # read now: the hunt rewrites the store as it improves it
     if (resumed := max([(v, u) for u, (v, _) in start.items() if u <= n], default=None)) is not None:
-        entry = json.loads(path.read_text())[str(resumed[1])]
-        resumed_from = f", resumed from a stored board of {resumed[0]} ({entry['by']}, found {entry['found']})"
+        entry = read_store(path)[str(resumed[1])]
+        resumed_from = (f", resumed from a stored board of {resumed[0]} ({entry.get('by', '?')}, "
+                        f"found {entry.get('found', '?')})")
     log = (lambda line: print(line, file=sys.stderr, flush=True)) if options.verbose else None
     began = time.monotonic()
     how = HuntOptions(options.threads, options.seed, params.width, params.filter, nmax, options.cluster,
