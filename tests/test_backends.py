@@ -110,7 +110,8 @@ def test_all_backends_agree_on_enigma144(n, backends):
     assert set(values.values()) == {[None, 1, 4, 8, 13][n]}, values
 
 
-@pytest.mark.parametrize("solver,limit", [("cbc", 2.0), ("minizinc:gecode", 2.0), ("highs", 2.0), ("scip", 2.0)])
+@pytest.mark.parametrize("solver,limit", [("cbc", 2.0), ("minizinc:gecode", 2.0), ("highs", 2.0), ("scip", 2.0),
+                                          ("glpk", 2.0), ("lpsolve", 2.0)])
 def test_time_limit_is_honoured_with_best_so_far(solver, limit):
     t0 = time.perf_counter()
     result = pipeline.solve(pipeline.plan("enigma144", 12, solver), Options(time_limit=limit))

@@ -181,7 +181,7 @@ def test_puzzle_knows_the_transfer_limit_without_loading_numba():
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--n", "0"], "between 1 and 400"), (["--n", "401"], "between 1 and 400"),
+    (["--n", "0"], "between 1 and 500"), (["--n", "501"], "between 1 and 500"),
     (["--n", "2.5"], "must be an integer"), (["--n", "13", "--counter", "transfer"], "between 1 and 12"),
     (["--n", "5", "--counter", "rows"], "recursion or transfer")])
 def test_cli_bad_n_one_line_exit_2(args, message):

@@ -13,14 +13,14 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-from . import api, checks, pipeline, tables
+from . import api, checks, frames, pipeline, tables
 from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.tasks import JournalBusy, cluster_address
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
-from .solvers.base import Options, Status, Unavailable, clean_number
+from .solvers.base import Options, Status, Unavailable
 from .tables import RESULTS
 
 out = Console(highlight=False, soft_wrap=True)
@@ -40,11 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("list", help="the puzzles")
     sub.add_parser("solvers", help="backends with versions, or why they are unavailable")
 
-    def common(q: argparse.ArgumentParser, many_n: bool = False, many_solvers: bool = False) -> None:
-        q.add_argument("puzzle")
+    def common(q: argparse.ArgumentParser, many_n: bool = False, many_solvers: bool = False,
+               model: bool = False) -> None:
+        q.add_argument("puzzle", nargs="?" if model else None, help="the puzzle (or --model FILE)")
+        if model:
+            model_flags(q)
         q.add_argument("--n", help="N, or A..B" if many_n else "N")
         if many_solvers:
-            q.add_argument("--solvers", required=True, help="comma list, e.g. highs,cbc,maxsat")
+            q.add_argument("--solvers", help="comma list, e.g. highs,cbc,maxsat (with --model: default every "
+                                             "backend that takes the file)")
         else:
             q.add_argument("--solver", help="backend (default: the puzzle's fastest)")
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
@@ -67,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                 q.add_argument(opt.flag, type=opt.type, default=None, help=opt.help)
 
     s = sub.add_parser("solve", help="solve one N")
-    common(s)
+    common(s, model=True)
     s.add_argument("--json", action="store_true")
     s.add_argument("--png", help="write a PNG drawing of the solution")
     s.add_argument("--certify", nargs="?", type=TIME_LIMIT, const=600.0, metavar="SECONDS",
@@ -84,12 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--redo", action="store_true", help="recompute rows already in the file")
     t.add_argument("--json", action="store_true", help="the rows as one JSON list on stdout, nothing else")
     k = sub.add_parser("compare", help="every backend on the same model and limit")
-    common(k, many_solvers=True)
+    common(k, many_solvers=True, model=True)
     k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv)")
     k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
-    e.add_argument("--format", required=True, choices=["lp", "mps", "wcnf", "mzn"])
+    e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
+    e.add_argument("--bfile", action="store_true", help="the puzzle's OEIS b-file of proven terms (from results/)")
     e.add_argument("-o", "--output", required=True)
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
@@ -108,8 +113,27 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--label", help="only cases whose label contains this text")
     b.add_argument("--n", type=int, action="append", dest="ns", help="only cases at this N (repeatable)")
     b.add_argument("--threads", type=THREADS, default=2, help="threads for every case (default 2)")
+    b.add_argument("--time-limit", type=TIME_LIMIT, default=600.0, help="with --model: seconds (default 600)")
+    model_flags(b)
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
+    b.add_argument("--summary", action="store_true",
+                   help="run nothing: the file's rows as backend x N (time and status), a pandas pivot")
     return p
+
+
+def model_flags(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--model", metavar="FILE", help="the user's own model instead of a puzzle: .lp, .mps, .wcnf or "
+                                                   ".mzn, run on every backend that takes it (usermodel.py)")
+    q.add_argument("--data", metavar="FILE", help="with a MiniZinc --model: its data file (.dzn)")
+
+
+def _by_model(args: argparse.Namespace, command: str) -> bool:
+    """Whether the command runs a model file; a command without a puzzle and without --model is bad input."""
+    if args.model is None and getattr(args, "puzzle", "") is None:
+        raise BadInput(f"{command} needs a puzzle, or --model FILE")
+    if args.model is None and getattr(args, "data", None):
+        raise BadInput("--data goes with a MiniZinc --model")
+    return args.model is not None
 
 
 def _puzzle_options() -> list[PuzzleOption]:
@@ -200,6 +224,9 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 
 def cmd_solve(args, count: bool = False) -> int:
+    if not count and _by_model(args, "solve"):
+        from . import usermodel
+        return usermodel.command(args, "solve", sys.modules[__name__])
     puzzle = get(args.puzzle)
     question = Count(args.show) if count else Optimise()
     settings = _options(args)
@@ -287,6 +314,11 @@ def _store(path: Path, run: pipeline.Run) -> None:
 
 
 def cmd_compare(args) -> int:
+    if _by_model(args, "compare"):
+        from . import usermodel
+        return usermodel.command(args, "compare", sys.modules[__name__])
+    if not args.solvers:
+        raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
     path = checks.table_file(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
@@ -295,18 +327,8 @@ def cmd_compare(args) -> int:
                        formulation=args.formulation, verbose=args.verbose,
                        on_start=lambda solver: err.print(f"running {solver} ..."),
                        on_run=lambda run: _store(path, run), **_given(args, puzzle))
-    what = "count" if runs[0].request.counting else "objective"
-    table = Table("solver", "version", "status", what, "bound", "seconds", "verified",
-                  title=f"{puzzle.name} N={n}, time limit {args.time_limit} s")
-    for run in runs:
-        rec = run.record()
-        table.add_row(rec["solver"], rec["solver_version"], rec["status"],
-                      str(run.value if run.value is not None else "-"),
-                      str(rec["bound"] if rec["bound"] is not None else "-"), f"{rec['seconds']:.2f}",
-                      str(run.verified))
-        for racer in run.result.racers or []:     # each racer of a portfolio run
-            table.add_row(f"  {racer.racer}", "", racer.status, str(clean_number(racer.objective) or "-"),
-                          str(clean_number(racer.bound) or "-"), f"{racer.seconds:.2f}", "")
+    view = frames.comparison(runs).rename(columns={"value": "count" if runs[0].request.counting else "objective"})
+    table = frames.rich_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     out.print(table)
     issues = api.disagreements(runs, puzzle.sense)
     for issue in issues:
@@ -318,21 +340,38 @@ def cmd_compare(args) -> int:
 
 
 def cmd_export(args) -> int:
-    from .models.writers import data_file, write
+    from .models import mathprog
+    from .models.writers import MODEL_AND_DATA, data_file, write
 
     puzzle = get(args.puzzle)
+    if args.bfile or not args.format:
+        return _export_bfile(args, puzzle)
     n = api.single_n(puzzle, args.n)
     if args.solver:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
     request = pipeline.plan(puzzle, n, made_for, args.formulation, _given(args, puzzle))
     try:
-        for target in [args.output] + ([data_file(args.output)] if args.format == "mzn" else []):
+        data = [data_file(args.output, args.format)] if args.format in MODEL_AND_DATA else []
+        for target in [args.output, *data]:
             writable(target)
-        files = write(puzzle.build(n, request.formulation, request.params).model, args.format, args.output)
+        model = puzzle.build(n, request.formulation, request.params).model
+        files = mathprog.write(model, args.output) if args.format == "mathprog" else \
+            write(model, args.format, args.output)
     except ValueError as e:
         raise BadInput(str(e)) from None
     out.print("wrote " + ", ".join(str(f) for f in files))
+    return 0
+
+
+def _export_bfile(args, puzzle: Puzzle) -> int:
+    from . import bfile
+
+    if not args.bfile or args.format or args.n is not None:
+        raise BadInput("export needs --format, or --bfile (the whole sequence: no --n, no --format)")
+    command = f"python -m workbench export {puzzle.name} --bfile -o {Path(args.output).name}"
+    path, count = bfile.write(puzzle.name, writable(args.output), command)
+    out.print(f"wrote {path}: {count} terms")
     return 0
 
 
@@ -370,10 +409,19 @@ def cmd_plot(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
+    if args.model:
+        from . import usermodel
+        return usermodel.command(args, "bench", sys.modules[__name__])
     for name in args.puzzle or []:
         get(name)
     from .bench import COLUMNS as BENCH_COLUMNS
 
+    if args.summary:
+        summary = frames.bench_summary(frames.bench_results(args.output), args.puzzle, args.solver, args.label, args.ns)
+        if summary.empty:
+            raise BadInput(f"no row of {args.output} matches these --puzzle, --solver, --label and --n")
+        out.print(frames.rich_table(summary, f"{args.output}: backend x N, the latest run in each cell"))
+        return 0
     return run_bench(args.puzzle, args.solver, args.label, checks.table_file(args.output, BENCH_COLUMNS), out,
                      args.threads, args.ns)
 

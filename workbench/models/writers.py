@@ -66,6 +66,12 @@ def _num(x: float) -> str:
     return f"{x:.17g}"
 
 
+def _columns(m: LinearModel) -> list[str]:
+    """The column names; the constant's column only where there is a constant, so that a model
+    without one reads back with exactly its own columns."""
+    return _names(m) + ([CONSTANT] if m.constant else [])
+
+
 def _objective(m: LinearModel) -> list[tuple[int, float]]:
     """The objective's terms, the constant as a term of column -1 (CONSTANT)."""
     return list(m.objective) + ([(-1, m.constant)] if m.constant else [])
@@ -74,7 +80,7 @@ def _objective(m: LinearModel) -> list[tuple[int, float]]:
 def to_lp(model: Model) -> str:
     """CPLEX LP text of the model (flattened: indicators as big-M rows, all-different one-hot)."""
     m = flatten(model)
-    names = _names(m) + [CONSTANT]
+    names = _columns(m)
 
     def expr(terms: list[tuple[int, float]]) -> str:
         parts = [f"{'-' if c < 0 else '+'} {_num(abs(c))} {names[v]}" for v, c in terms]
@@ -87,7 +93,8 @@ def to_lp(model: Model) -> str:
         out.append(f" {name}: {expr(terms)} {dict(E='=', G='>=', L='<=')[sense]} {_num(rhs)}")
     out.append("Bounds")
     out += [f" {name} = {v.lb}" if v.lb == v.ub else f" {v.lb} <= {name} <= {v.ub}" for v, name in zip(m.vars, names)]
-    out.append(f" {CONSTANT} = 1")
+    if m.constant:
+        out.append(f" {CONSTANT} = 1")
     integers = [name for v, name in zip(m.vars, names) if v.integer]
     if integers:
         out.append("General")
@@ -99,7 +106,7 @@ def to_lp(model: Model) -> str:
 def to_mps(model: Model) -> str:
     """Free MPS text of the model; integer columns between MARKER lines, every bound written."""
     m = flatten(model)
-    names = _names(m) + [CONSTANT]
+    names = _columns(m)
     rows = _rows(m)
     columns: list[list[tuple[str, float]]] = [[] for _ in names]
     for v, c in _objective(m):
@@ -125,7 +132,7 @@ def to_mps(model: Model) -> str:
     for var, name in zip(m.vars, names):
         out += [f" FX BND {name} {var.lb}"] if var.lb == var.ub else [f" LO BND {name} {var.lb}",
                                                                      f" UP BND {name} {var.ub}"]
-    out += [f" FX BND {CONSTANT} 1", "ENDATA"]
+    out += ([f" FX BND {CONSTANT} 1"] if m.constant else []) + ["ENDATA"]
     return "\n".join(out) + "\n"
 
 
@@ -149,13 +156,17 @@ def to_wcnf(model: Model):
     return wcnf
 
 
-def data_file(path: str | Path) -> Path:
-    """Where a MiniZinc export puts its data: beside the model, as .dzn; a model path that is
-    itself that file (`-o m.dzn`) is bad input, or the data would overwrite the model."""
+MODEL_AND_DATA = {"mzn": (".mzn", ".dzn"), "mathprog": (".mod", ".dat")}   # formats written as two files
+
+
+def data_file(path: str | Path, fmt: str = "mzn") -> Path:
+    """Where a model's data goes: beside the model; a model path that is itself that file
+    (`-o m.dzn`) is bad input, or the data would overwrite the model."""
     path = Path(path)
-    if path.suffix == ".dzn":
-        raise ValueError(f"{path}: a MiniZinc model goes in a .mzn file (its data is written beside it as .dzn)")
-    return path.with_suffix(".dzn")
+    model, data = MODEL_AND_DATA[fmt]
+    if path.suffix == data:
+        raise ValueError(f"{path}: the model goes in a {model} file (its data is written beside it as {data})")
+    return path.with_suffix(data)
 
 
 def write(model: Model, fmt: str, path: str | Path) -> list[Path]:

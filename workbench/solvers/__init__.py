@@ -18,6 +18,8 @@ BACKENDS = {
     "cbc": "workbench.solvers.cbc:CBC",
     "cpsat": "workbench.solvers.cpsat:CPSAT",
     "scip": "workbench.solvers.scip:SCIP",
+    "glpk": "workbench.solvers.glpk:GLPK",
+    "lpsolve": "workbench.solvers.lpsolve:LpSolve",
     "maxsat": "workbench.solvers.maxsat:MaxSAT",
     "minizinc": "workbench.solvers.minizinc:MiniZinc",
     "search": "workbench.solvers.search:NativeSearch",

@@ -11,6 +11,7 @@ import time
 import warnings
 from datetime import timedelta
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
@@ -36,13 +37,40 @@ def why_unusable(entry: dict) -> str | None:
     if entry.get("isGUIApplication"):
         return "it is a GUI application"
     if entry.get("id", "").endswith(".scip"):
-        return "its SCIP library is not installed; use the `scip` backend (PySCIPOpt bundles SCIP)"
+        return scip_library()[1]
     if entry.get("requiredFlags"):
         return f"needs {' '.join(entry['requiredFlags'])} pointing at the vendor's library"
     exe = entry.get("executable")
     if exe and not os.path.exists(exe):
         return f"executable {exe} is missing"
     return None
+
+
+@lru_cache(maxsize=1)
+def scip_library() -> tuple[str | None, str | None]:
+    """The SCIP library PySCIPOpt bundles, if this MiniZinc's SCIP plugin loads it: (path, None);
+    else (None, why not). Found by trying, on a two-variable model."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("pyscipopt")
+    libs = sorted(Path(spec.origin).parent.parent.glob("pyscipopt.libs/libscip*.so*")) \
+        if spec and spec.origin else []
+    if not libs:
+        return None, "no SCIP library found (PySCIPOpt's wheel bundles one: pip install pyscipopt)"
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "probe.mzn"
+        model.write_text("var 0..3: x; var 0..3: y; constraint x + y >= 3; solve minimize 2*x + y;\n")
+        try:
+            out = subprocess.run(["minizinc", "--solver", "scip", "--scip-dll", str(libs[0]), str(model)],
+                                 capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return None, f"minizinc could not be run with SCIP ({e})"
+    said = (out.stdout + out.stderr).strip()
+    if "x = 3" in said or "x = 0" in said:
+        return str(libs[0]), None
+    error = said.splitlines()[0] if said else f"exit {out.returncode}"
+    return None, (f"this MiniZinc's SCIP plugin cannot load the SCIP that PySCIPOpt bundles ({libs[0].name}): "
+                  f"{error} (the plugin wants SCIP 7's API); use the `scip` backend")
 
 
 def _probe(short: str) -> str | None:
@@ -116,6 +144,8 @@ class MiniZinc(Backend):
                 kwargs["all_solutions"] = True
             else:
                 kwargs["intermediate_solutions"] = True
+            if self.sub == "scip" and scip_library()[0]:
+                kwargs["--scip-dll"] = scip_library()[0]
             t1 = time.perf_counter()
             final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
             t2 = time.perf_counter()

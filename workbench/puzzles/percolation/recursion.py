@@ -29,7 +29,7 @@ from ...models.core import OPTIMISE, Count, Options, Question
 from ...search.deadline import Deadline
 from ...search.outcome import Outcome, Progress, Refused
 
-N_MAX = 400
+N_MAX = 500
 
 
 @dataclass

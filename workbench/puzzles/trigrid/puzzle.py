@@ -80,6 +80,9 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                   for s in everyone]
         cases += [BenchCase(self.name, 1, "auto", 120.0, ladder=True, n_stop=14, label="enigma144 N=1..14 default")]
         cases += [BenchCase(self.name, 14, s, 120.0, label="enigma144 N=14 single racer") for s in RACERS_ALONE]
+        cases += [BenchCase(self.name, n, s, 600.0, label="enigma144 N=5..7 in 600 s, the seed's solvers beside")
+                  for s in ("glpk", "lpsolve", "highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode")
+                  for n in (5, 6, 7)]
         cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
         return cases

@@ -1,0 +1,160 @@
+"""pandas where the workbench tabulates: the result tables and the bench as DataFrames, and the
+backend comparison as a pivot (backend x N, each cell the time and the status).
+
+Imported on first use only: the worker processes and `workbench solve` never load pandas.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .puzzles import get
+from .solvers.base import clean_number
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+RESULTS = Path("results")
+BENCH = RESULTS / "bench.csv"
+NUMBERS = ("n", "objective", "bound", "value", "count", "seconds", "solve_seconds", "time_limit", "threads",
+           "published")
+FLAGS = ("proven", "verified")
+
+
+def _typed(df: pd.DataFrame) -> pd.DataFrame:
+    """Numbers as numbers (nullable integers where whole), True/False as booleans."""
+    import pandas as pd
+
+    for col in NUMBERS:
+        if col not in df:
+            continue
+        text = df[col].dropna()
+        if len(text) and text.str.fullmatch(r"-?\d+").all():     # integers, exactly (counts pass 2**63)
+            ints = df[col].map(lambda x: None if pd.isna(x) else int(x))
+            small = ints.dropna().abs().max() < 2**63
+            df[col] = ints.astype("Int64") if small else ints.astype(object)
+        else:
+            df[col] = pd.to_numeric(df[col], errors="coerce")
+    for col in FLAGS:
+        if col in df:
+            df[col] = df[col].map({"True": True, "False": False, True: True, False: False}).astype("boolean")
+    return df
+
+
+def read(path: str | Path) -> pd.DataFrame:
+    """One CSV of results/ as a typed DataFrame (empty cells are missing values)."""
+    import pandas as pd
+
+    return _typed(pd.read_csv(path, dtype=str, keep_default_na=False).replace("", pd.NA))
+
+
+def results(puzzle: str, results_dir: str | Path = RESULTS) -> pd.DataFrame:
+    """Every row the results tables hold for `puzzle` (each of its variants' CSV files), one row a run,
+    with a `file` column naming the table."""
+    import pandas as pd
+
+    name = get(puzzle).name
+    frames = []
+    for path in sorted(Path(results_dir).glob("*.csv")):
+        if path.name == BENCH.name or path.name.startswith("compare-"):
+            continue
+        df = read(path)
+        if "puzzle" in df and (df["puzzle"] == name).any():
+            frames.append(df[df["puzzle"] == name].assign(file=path.name))
+    if not frames:
+        return pd.DataFrame(columns=["puzzle", "variant", "n", "solver", "status", "objective", "file"])
+    return pd.concat(frames, ignore_index=True)
+
+
+def bench_results(path: str | Path = BENCH) -> pd.DataFrame:
+    """results/bench.csv: one row per bench run."""
+    return read(path)
+
+
+def records(runs: Iterable[Any]) -> pd.DataFrame:
+    """Runs (pipeline.Run or a model file's run) as rows: their records, less the solution."""
+    import pandas as pd
+
+    rows = []
+    for run in runs:
+        rec = run.record()
+        rows.append({**{k: v for k, v in rec.items() if k not in ("solution", "params")}, "value": run.value,
+                     "threads": rec["params"].get("threads"), "time_limit": rec["params"].get("time_limit")})
+    return pd.DataFrame(rows)
+
+
+def pivot(df: pd.DataFrame, index: str | list[str] = "solver", columns: str = "n") -> pd.DataFrame:
+    """Backend x N: each cell the latest run's value, status and time, e.g. '29 optimal 1.2 s'."""
+    import pandas as pd
+
+    if df.empty:
+        return pd.DataFrame()
+    value = df["value"] if "value" in df else df["objective"]
+    cell = value.astype("string").fillna("-") + " " + df["status"].astype("string") + " " + \
+        df["seconds"].astype(float).map("{:.1f} s".format)
+    key = df[columns]
+    if key.isna().any():                 # a model file's runs have no N
+        key = key.astype("string").fillna("-")
+    table = df.assign(cell=cell, **{columns: key}).pivot_table(index=index, columns=columns, values="cell",
+                                                              aggfunc="last", sort=True)
+    table.columns = [f"N={c}" if columns == "n" else str(c) for c in table.columns]
+    return table.fillna("")
+
+
+def bench_summary(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: list[str] | None = None,
+                  label: str | None = None, ns: list[int] | None = None) -> pd.DataFrame:
+    """The bench's rows (those matching the filters) as backend x N per puzzle and time limit; a
+    cell holds the latest run."""
+    keep = df
+    if puzzles:
+        keep = keep[keep["puzzle"].isin(puzzles)]
+    if solvers:
+        keep = keep[keep["solver"].isin(solvers)]
+    if label:
+        keep = keep[keep["label"].fillna("").str.contains(label, regex=False)]
+    if ns:
+        keep = keep[keep["n"].isin(ns)]
+    keep = keep.sort_values("timestamp", kind="stable")
+    return pivot(keep.assign(limit=keep["time_limit"].map("{:g} s".format)), ["puzzle", "limit", "solver"])
+
+
+COMPARISON = ["version", "status", "value", "bound", "seconds", "verified"]
+
+
+def comparison(runs: Iterable[Any]) -> pd.DataFrame:
+    """`compare`'s table: one row per backend (a backend named twice: its last run), then each racer
+    of a portfolio run under it, indented."""
+    import pandas as pd
+
+    rows = []
+    for run in runs:
+        rec = run.record()
+        rows.append({"solver": rec["solver"], "version": rec["solver_version"], "status": rec["status"],
+                     "value": run.value, "bound": rec["bound"], "seconds": rec["seconds"],
+                     "verified": run.verified})
+        rows += [{"solver": f"  {r['racer']}", "version": "", "status": r["status"],
+                  "value": clean_number(r["objective"]), "bound": clean_number(r["bound"]),
+                  "seconds": r["seconds"], "verified": ""} for r in rec.get("racers") or []]
+    df = pd.DataFrame(rows, columns=["solver", *COMPARISON]).astype(object)
+    return df.pivot_table(index="solver", values=COMPARISON, aggfunc="last", sort=False, dropna=False)[COMPARISON]
+
+
+def rich_table(df: pd.DataFrame, title: str = "") -> Any:
+    """A DataFrame (compare's table, the bench summary) as a rich table: its index, then its columns."""
+    from rich.table import Table
+
+    names = list(df.index.names) if any(df.index.names) else [""]
+    table = Table(*[str(x) for x in names], *[str(c) for c in df.columns], title=title or None)
+    for key, row in df.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        table.add_row(*[str(k) for k in keys], *[_cell(v) for v in row])
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value) or str(value) in ("<NA>", "nan"):
+        return "-"
+    if isinstance(value, float):
+        return str(clean_number(value)) if value.is_integer() else f"{value:.2f}"
+    return str(value)

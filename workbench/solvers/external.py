@@ -1,0 +1,142 @@
+"""What the backends that drive a solver's own executable share (glpsol, lp_solve): the model as an
+MPS file, the executable run as a child that dies with its worker, its output followed line by line.
+
+The MPS file is written without the objective's constant and the sense is given on the command line,
+so a run never depends on how an MPS reader takes either; the objective is recomputed from the values.
+"""
+from __future__ import annotations
+
+import copy
+import re
+import shutil
+import signal
+import subprocess
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..models.core import LinearModel, Model, as_linear
+from ..models.linearize import flatten
+from ..models.writers import to_pulp
+from .base import Unavailable
+
+COLUMN = re.compile(r"^x(\d+)_")       # to_pulp names column i "x<i>_<name>"
+
+
+def executable(name: str, install: str) -> str:
+    """The executable's path, or Unavailable saying how to get it."""
+    found = shutil.which(name)
+    if found is None:
+        raise Unavailable(f"the {name} executable is not on PATH (install: {install})")
+    return found
+
+
+@dataclass
+class MpsInput:
+    """The model as the executable reads it, and how its answer reads back."""
+
+    path: Path
+    flat: LinearModel        # the flattened model: its columns are the file's columns
+    n_own: int               # the model's own variables come first; auxiliaries of flattening after
+    columns: list[int]       # the file's columns in order, as indices into flat.vars
+
+    @property
+    def maximise(self) -> bool:
+        return self.flat.is_maximise
+
+    def objective(self, values: list[int]) -> float:
+        """The objective of the full solution, constant included, recomputed from the model."""
+        return self.flat.constant + sum(c * values[v] for v, c in self.flat.objective)
+
+    def solution(self, by_column: dict[int, float]) -> list[int]:
+        """Every variable's value (columns the file does not hold take the value in their bounds
+        nearest 0), rounded: these are integer models."""
+        values = []
+        for i, var in enumerate(self.flat.vars):
+            x = by_column.get(i)
+            values.append(round(x) if x is not None else max(var.lb, min(0, var.ub)))
+        return values
+
+
+def write_mps(model: Model, folder: str | Path) -> MpsInput:
+    """The model (flattened, constant left out) as `folder`/model.mps."""
+    own = len(as_linear(model).vars)
+    flat = flatten(model)
+    bare = copy.copy(flat)
+    bare.constant = 0.0
+    prob, _ = to_pulp(bare)
+    path = Path(folder) / "model.mps"
+    prob.writeMPS(str(path))
+    return MpsInput(path, flat, own, mps_columns(path))
+
+
+def mps_columns(path: Path) -> list[int]:
+    """The column indices in the order the MPS file's COLUMNS section first names them."""
+    order: list[int] = []
+    seen: set[int] = set()
+    section = ""
+    for line in path.read_text().splitlines():
+        if line and not line[0].isspace():
+            section = line.split()[0]
+            continue
+        if section != "COLUMNS":
+            continue
+        found = COLUMN.match(line.split()[0]) if line.split() else None
+        if found and int(found.group(1)) not in seen:
+            seen.add(int(found.group(1)))
+            order.append(int(found.group(1)))
+    return order
+
+
+def column_index(name: str) -> int | None:
+    found = COLUMN.match(name)
+    return int(found.group(1)) if found else None
+
+
+def _die_with_worker() -> None:
+    """In the child, before exec: the kernel kills it when the worker dies (a killed worker leaves
+    no solver running on)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def follow(cmd: list[str], deadline_s: float | None, on_line: Callable[[str], None],
+           echo: bool = False) -> tuple[int, list[str]]:
+    """Run `cmd`, handing each output line to on_line as it comes; killed `deadline_s` seconds in
+    if it has not ended by then (its own limit should end it first). Returns the exit code and lines."""
+    import threading
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL, preexec_fn=_die_with_worker)
+    timer = threading.Timer(deadline_s, proc.kill) if deadline_s is not None else None
+    if timer:
+        timer.daemon = True
+        timer.start()
+    lines: list[str] = []
+    try:
+        for line in _lines(proc):
+            lines.append(line)
+            if echo:
+                import sys
+
+                sys.stderr.write(line + "\n")
+            on_line(line)
+        code = proc.wait()
+    finally:
+        if timer:
+            timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return code, lines
+
+
+def _lines(proc: subprocess.Popen[str]) -> Iterator[str]:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        yield line.rstrip("\n")
+
