@@ -2,11 +2,12 @@
 own data, so that no test keeps a list of its own."""
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
 from workbench.models.core import HittingSet
-from workbench.puzzles import published_table
+from workbench.puzzles import REGISTRY, published_table, register
 from workbench.solvers import BACKENDS, backend_class, canonical, installed
 
 # The native searches journal their tasks (workbench/search/tasks.py): each test process keeps its
@@ -37,3 +38,19 @@ def backends() -> list[str]:
     missing = [b for b in model_backends() if b not in here]
     assert not missing, f"backends missing after set-up: {missing}"
     return model_backends()
+
+
+@pytest.fixture
+def toy(monkeypatch):
+    """The toy puzzle of tests/toy/, registered for one test. Its search methods are imported in
+    the worker processes too, so they start afresh with the test folder on their path."""
+    from workbench.solvers import runner
+
+    here = str(Path(__file__).resolve().parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p))
+    runner.shutdown()
+    register("cyclecover", "toy:CycleCover")
+    yield "cyclecover"
+    del REGISTRY["cyclecover"]
+    register.__globals__["get"].cache_clear()
+    runner.shutdown()

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from workbench import api, cli
-from workbench.puzzles import REGISTRY, register
 from workbench.puzzles.base import BadInput
 from workbench.solvers import BACKENDS
 
@@ -95,22 +93,6 @@ def test_no_backend_is_named_outside_its_own_module():
     own = {PACKAGE / "solvers" / f"{mod.split(':')[0].rsplit('.', 1)[-1]}.py" for mod in BACKENDS.values()}
     checks = [hit for path in MODULES.values() if path not in own for hit in _backend_name_checks(path)]
     assert not checks, checks
-
-
-@pytest.fixture
-def toy(monkeypatch):
-    """The toy registered; its search methods are imported in the worker processes too, so they
-    start afresh with the test folder on their path."""
-    from workbench.solvers import runner
-
-    here = str(Path(__file__).resolve().parent)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p))
-    runner.shutdown()
-    register("cyclecover", "toy:CycleCover")
-    yield "cyclecover"
-    del REGISTRY["cyclecover"]
-    register.__globals__["get"].cache_clear()
-    runner.shutdown()
 
 
 def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(toy, tmp_path, capsys):

@@ -17,8 +17,8 @@ from test_reliability import bad
 import workbench
 from workbench.cli import main
 from workbench.puzzles.stones import record
-from workbench.search.tasks import Journal, JournalBroken, Settings, Split, run
-from workbench.solvers.base import Incumbent
+from workbench.search.tasks import Journal, Settings, Split, run
+from workbench.solvers.base import Incumbent, Result, Status
 from workbench.solvers.runner import Tracker
 
 PY = sys.executable
@@ -36,8 +36,14 @@ def test_a_non_finite_bound_never_enters_the_runner():
     killed run reported it (OverflowError when printed)."""
     tracker = Tracker("min")
     tracker.update(Incumbent(30.0, -math.inf, [1, 0]))
+    assert (tracker.objective, tracker.bound, tracker.values) == (30.0, None, [1, 0])
     tracker.update(Incumbent(math.nan, 12.0, [0, 1]))
     assert (tracker.objective, tracker.bound, tracker.values) == (30.0, 12.0, [1, 0])
+    killed = tracker.merge(Result(Status.UNKNOWN, message="killed"))
+    assert (killed.status, killed.objective, killed.bound) == (Status.FEASIBLE, 30.0, 12.0)
+    maximise = Tracker("max")
+    maximise.update(Incumbent(5.0, math.inf, [1]))
+    assert maximise.merge(Result(Status.UNKNOWN)).bound is None
 
 
 # -- early checks -------------------------------------------------------------------------------
@@ -159,6 +165,8 @@ def test_a_garbage_store_ends_the_hunt_with_its_path(tmp_path, monkeypatch):
 
 
 def test_a_broken_journal_names_itself_and_the_way_out(tmp_path):
+    from workbench.search.tasks import JournalBroken
+
     split = Split("primes", {"top": 20000}, ranges(20000, 250, 0.05), primes_in, maximise=True)
     run(split, Settings(threads=2, time_limit=0.5, runs=tmp_path))
     journal = next(tmp_path.glob("*.sqlite"))

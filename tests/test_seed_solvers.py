@@ -11,6 +11,7 @@ import time
 import pytest
 from test_backends import brute_linear, random_linear
 
+import workbench
 from workbench import pipeline
 from workbench.models.mathprog import write as write_mathprog
 from workbench.solvers import available_solvers, runner
@@ -25,6 +26,13 @@ def glpsol_math(mod, dat) -> int:
                          timeout=120)
     assert "INTEGER OPTIMAL SOLUTION FOUND" in out.stdout, out.stdout[-2000:]
     return round(float(re.search(r"^objective (\S+)$", out.stdout, re.M).group(1)))
+
+
+@pytest.mark.parametrize("solver", ["glpk", "lpsolve"])
+def test_the_toy_puzzle_on_the_seed_solvers(solver, toy, tmp_path):
+    rows = workbench.table(toy, "2..7", solver=solver, time_limit=30, results_dir=tmp_path)
+    assert [r.value for r in rows] == [1, 2, 2, 3, 3, 4] and all(r.proven and r.verified and r.match == "yes"
+                                                                  for r in rows)
 
 
 @pytest.mark.parametrize("n", [3, 4])

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 import workbench
 from workbench import tables
-from workbench.api import run_table, table_request
 from workbench.puzzles.base import BadInput
 
 PROPERTY = settings(max_examples=60, deadline=None, derandomize=True,
@@ -131,8 +130,7 @@ def test_rows_edited_by_hand_are_checked_again(table, tmp_path, edits):
     csv.writer(body, lineterminator="\n").writerows([header, *rows])
     path.write_text(body.getvalue())
     before = lines(path.read_bytes())
-    request = table_request("enigma144", "1..4", "maxsat", output=path)
-    runs = run_table(*request)
+    runs = workbench.table("enigma144", "1..4", "maxsat", output=path)
     assert lines(path.read_bytes())[:len(before)] == before
     assert [r.value for r in runs] == [1, 4, 8, 13] and all(r.verified and r.proven for r in runs)
 

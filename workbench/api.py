@@ -146,21 +146,22 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
         keys = [(req.puzzle.name, req.variant, "" if req.n is None else str(req.n), name, req.solver,
                  req.puzzle.setting(req.params)) for name in req.puzzle.stored_formulations(req.formulation)]
         row = next((finished[key] for key in keys if key in finished), None)
-        done, note = None, ""
+        done, redone, note = None, "", ""
         if row is not None:
             try:
                 done, note = stored(req, row, strict=True), SKIPPED
             except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
-                note = f"stored row redone: {e}; "
+                redone = f"stored row redone: {e}"
         if done is None:
             done = run(req, settings)
             new = tables.row_from_record(done.record())
             if not tables.finished(new):
-                note += "not stored: a rerun tries it again"
-            elif tables.append_row(planned.path, new, once=not redo and not note):
-                note = note.rstrip("; ")
+                note = "not stored: a rerun tries it again"
+            elif tables.append_row(planned.path, new, once=not redo and not redone):
+                note = ""
             else:
-                note += "not stored: another run stored this N meanwhile"
+                note = "not stored: another run stored this N meanwhile"
+            note = "; ".join(x for x in (redone, note) if x)
         runs.append(done)
         if on_row:
             on_row(done, note)

@@ -317,7 +317,7 @@ def cmd_compare(args) -> int:
     if _by_model(args, "compare"):
         from . import usermodel
         return usermodel.command(args, "compare", sys.modules[__name__])
-    if not args.solvers:
+    if args.solvers is None:
         raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)

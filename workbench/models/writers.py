@@ -24,19 +24,12 @@ def to_pulp(model: Model):
     m = flatten(model)
     prob = pulp.LpProblem(re.sub(r"\W", "_", m.name) or "model",
                           pulp.LpMaximize if m.is_maximise else pulp.LpMinimize)
-    xs = [pulp.LpVariable(f"x{i}_{re.sub(r'[^A-Za-z0-9_]', '_', v.name)}"[:60], v.lb, v.ub,
-                          pulp.LpInteger if v.integer else pulp.LpContinuous)
-          for i, v in enumerate(m.vars)]
+    xs = [pulp.LpVariable(name, v.lb, v.ub, pulp.LpInteger if v.integer else pulp.LpContinuous)
+          for name, v in zip(_names(m), m.vars)]
     prob += pulp.lpSum(c * xs[v] for v, c in m.objective) + m.constant
-    for i, row in enumerate(m.rows):
-        expr = pulp.lpSum(c * xs[v] for v, c in row.terms)
-        if row.lo is not None and row.lo == row.hi:
-            prob += expr == row.lo, f"r{i}"
-            continue
-        if row.lo is not None:
-            prob += expr >= row.lo, f"r{i}_lo"
-        if row.hi is not None:
-            prob += expr <= row.hi, f"r{i}_hi"
+    for name, terms, sense, rhs in _rows(m):
+        expr = pulp.lpSum(c * xs[v] for v, c in terms)
+        prob += (expr == rhs if sense == "E" else expr >= rhs if sense == "G" else expr <= rhs), name
     return prob, xs
 
 

@@ -19,7 +19,7 @@ from .runner import grace
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
 # "+  8515: >>>>>   4.100000000e+01 >=   3.000000000e+01  26.8% (2447; 114)": incumbent and bound
-PROGRESS = re.compile(r"^\+\s*\d+:\s+(?:mip =|>>>>>)\s+(\S+(?: \S+ \S+)?)\s+[<>]=\s+(\S+)")
+PROGRESS = re.compile(r"^\+\s*\d+:\s+(?:mip =|>>>>>).*?[<>]=\s+(\S+)")
 STATUS = {"o": Status.OPTIMAL, "f": Status.FEASIBLE, "n": Status.INFEASIBLE, "u": Status.UNKNOWN}
 
 
@@ -58,12 +58,12 @@ class GLPK(Backend):
             bound: list[float | None] = [None]
 
             def progress(line: str) -> None:
+                """A progress line's bound, passed on to the parent when it moves."""
                 found = PROGRESS.match(line)
-                if found and _number(found.group(2)) is not None:
-                    value = _number(found.group(2))
-                    if value is not None and value != bound[0]:
-                        bound[0] = value
-                        report(Incumbent(None, value + shift))
+                value = _number(found.group(1)) if found else None
+                if value is not None and value != bound[0]:
+                    bound[0] = value
+                    report(Incumbent(None, value + shift))
 
             t1 = time.perf_counter()
             code, lines = follow(cmd, None if limit is None else limit + grace(limit), progress, options.verbose)
