@@ -1,4 +1,4 @@
-"""Certified lower bounds: the cardinality CNF against brute force, and drup's verdicts."""
+"""Certified lower bounds: both cardinality CNFs against brute force, the LRAT checker and drup's verdicts."""
 import itertools
 import random
 
@@ -6,7 +6,8 @@ import drup
 import pytest
 from pysat.solvers import Solver
 
-from workbench.certify import at_most_cnf, certify, trim
+from workbench import lrat
+from workbench.certify import ENCODINGS, at_most_cnf, certify, packing, refutation, trim
 from workbench.models.core import HittingSet
 from workbench.puzzles import get
 
@@ -16,21 +17,6 @@ def random_instance(seed: int) -> HittingSet:
     n = rng.randint(2, 9)
     return HittingSet(n, [tuple(sorted(rng.sample(range(n), rng.randint(1, min(4, n)))))
                           for _ in range(rng.randint(1, 12))])
-
-
-@pytest.mark.parametrize("seed", range(40))
-def test_cardinality_cnf_matches_brute_force(seed):
-    """SAT exactly when some hitting set has at most k elements; each model is such a set."""
-    hs = random_instance(seed)
-    smallest = min(sum(c) for c in itertools.product((0, 1), repeat=hs.n_elements)
-                   if all(any(c[e] for e in s) for s in hs.sets))
-    for k in range(hs.n_elements + 1):
-        with Solver(name="cadical195", bootstrap_with=at_most_cnf(hs, k).clauses) as solver:
-            sat = solver.solve()
-            assert sat == (smallest <= k), (seed, k)
-            if sat:
-                chosen = {v - 1 for v in solver.get_model() if 0 < v <= hs.n_elements}
-                assert len(chosen) <= k and all(chosen & set(s) for s in hs.sets)
 
 
 def test_certify_enigma144_n4():
@@ -66,3 +52,69 @@ def test_cli_certify_stores_the_verdict_and_hash():
     bad = subprocess.run([sys.executable, "-m", "workbench", "solve", "enigma82", "--n", "3", "--formulation",
                           "lexleader", "--certify"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize("seed", range(40))
+def test_each_encoding_matches_brute_force(seed, encoding):
+    """SAT exactly when some hitting set has at most k elements (the regrouped CNF's argument:
+    at_most_cnf's docstring); each model's elements are such a set."""
+    hs = random_instance(seed)
+    smallest = min(sum(c) for c in itertools.product((0, 1), repeat=hs.n_elements)
+                   if all(any(c[e] for e in s) for s in hs.sets))
+    for k in range(hs.n_elements + 1):
+        with Solver(name="cadical195", bootstrap_with=at_most_cnf(hs, k, encoding).clauses) as solver:
+            sat = solver.solve()
+            assert sat == (smallest <= k), (seed, k)
+            if sat:
+                chosen = {v - 1 for v in solver.get_model() if 0 < v <= hs.n_elements}
+                assert len(chosen) <= k and all(chosen & set(s) for s in hs.sets)
+
+
+def test_the_packing_of_the_grid_is_its_upward_triangles():
+    for n in range(1, 9):
+        hs = get("enigma144").build(n, "plain", {}).model
+        groups = packing(hs)
+        assert len(groups) == n * (n + 1) // 2 and sorted(e for s in groups for e in s) == list(range(hs.n_elements))
+
+
+@pytest.mark.parametrize("puzzle,n,value,checker", [("enigma144", 7, 39, "lrat+drup"), ("enigma82", 6, 20, "lrat"),
+                                                    ("triangles", 8, 36, "lrat")])
+def test_certificates_of_the_three_grids(puzzle, n, value, checker):
+    """enigma144 N = 7 (383 s with drup alone before the regrouped CNF) is checked by both checkers;
+    triangles needs no proof: its N(N + 1)/2 disjoint upward triangles need a match each."""
+    hs = get(puzzle).build(n, "plain", {}).model
+    cert = certify(hs, value, 120)
+    assert (cert.verdict, cert.checker) == ("VALID", checker)
+    assert (cert.proof_bytes == 0) == (puzzle == "triangles")
+    assert certify(hs, value + 1, 120).verdict == "SATISFIABLE"
+
+
+def test_lrat_checker_rejects_broken_proofs():
+    hs = get("enigma144").build(6, "plain", {}).model
+    cnf = at_most_cnf(hs, 28)
+    formula = [list(c) for c in cnf.clauses]
+    proof = refutation(formula)
+    text = proof.lrat()
+    assert lrat.check(lrat.parse_dimacs(cnf.to_dimacs()), text).valid
+    lines = text.splitlines()
+    no_end = "\n".join(lines[:-1])                       # the empty clause left out
+    assert not lrat.check(formula, no_end).valid
+    words = lines[len(lines) // 2].split()
+    cut = words.index("0")
+    dropped = " ".join(words[:cut + 1] + words[cut + 2:])   # its first hint dropped
+    broken = "\n".join(lines[:len(lines) // 2] + [dropped] + lines[len(lines) // 2 + 1:])
+    assert not lrat.check(formula, broken).valid
+    first_hint = int(lines[0].split()[lines[0].split().index("0") + 1])
+    flipped = [[-lit for lit in c] if i == first_hint - 1 else c for i, c in enumerate(formula)]
+    assert not lrat.check(flipped, text).valid            # a clause the proof uses, changed
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_trimmed_refutations_of_random_formulas_check(seed):
+    """Random unsatisfiable 3-CNFs: every trimmed proof passes the LRAT checker."""
+    rng = random.Random(seed)
+    n_vars = rng.randint(20, 70)
+    clauses = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, n_vars + 1), 3)] for _ in range(6 * n_vars)]
+    proof = refutation(clauses)
+    assert proof is not None and lrat.check(clauses, proof.lrat()).valid

@@ -115,27 +115,6 @@ def test_compare_goes_on_past_a_broken_backend(tmp_path):
     assert [r["status"] for r in rows] == ["error", "optimal"]
 
 
-@pytest.mark.parametrize("fmt", ["lp", "mps", "wcnf", "mzn"])
-def test_export_files_solve_elsewhere_to_the_same_optimum(fmt, tmp_path):
-    path = tmp_path / f"model.{fmt}"
-    p = wb("export", "enigma144", "--n", "3", "--format", fmt, "-o", str(path))
-    assert p.returncode == 0, p.stderr
-    if fmt in ("lp", "mps"):
-        code = ("import highspy,sys; h=highspy.Highs(); h.setOptionValue('output_flag', False); "
-                "h.readModel(sys.argv[1]); h.run(); print(round(h.getInfo().objective_function_value))")
-        out = subprocess.run([PY, "-c", code, str(path)], capture_output=True, text=True).stdout
-    elif fmt == "wcnf":
-        code = ("from pysat.formula import WCNF; from pysat.examples.rc2 import RC2; import sys; "
-                "r=RC2(WCNF(from_file=sys.argv[1])); r.compute(); print(r.cost)")
-        out = subprocess.run([PY, "-c", code, str(path)], capture_output=True, text=True).stdout
-    else:
-        out = subprocess.run(["minizinc", "--solver", "gecode", str(path), str(path.with_suffix(".dzn"))],
-                             capture_output=True, text=True).stdout
-        last = [line for line in out.splitlines() if line.startswith("x = ")][-1]
-        out = str(json.loads(last[4:].rstrip(";")).count(1))    # x = [0, 1, ...]: the removed matches
-    assert out.strip().splitlines()[-1] == "8"    # highspy 1.16 prints a banner first
-
-
 def test_solvers_lists_every_backend_with_a_version():
     p = wb("solvers")
     assert p.returncode == 0

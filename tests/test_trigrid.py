@@ -88,7 +88,8 @@ def test_symmetries_map_shapes_to_shapes(n):
 @pytest.mark.parametrize("n", range(1, 7))
 def test_lex_leader_keeps_the_optimum(puzzle, n):
     values = {}
-    runs = [("plain", "maxsat"), ("lexleader", "maxsat"), ("plain", "maxsat:cd195+lex")] + \
+    runs = [("plain", "maxsat"), ("lexleader", "maxsat"), ("plain", "maxsat:cd195+lex"),
+            ("plain", "maxsat:cd195+lexrev")] + \
         ([("lexleader", "highs")] if n <= 4 else [])
     for formulation, solver in runs:
         run = pipeline.solve(pipeline.plan(puzzle, n, solver, formulation), Options(time_limit=60))

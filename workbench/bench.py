@@ -13,17 +13,18 @@ from .puzzles import available
 from .puzzles.base import BadInput, BenchCase, Puzzle
 from .solvers import canonical
 from .solvers.base import Options, Status
-from .tables import append_row
+from .tables import RESULTS, append_row, finished, row_from_record
 
 COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
            "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
-           "timestamp", "count"]
+           "timestamp", "count", "certificate", "check_seconds", "proof_bytes"]
 
 
 def _row(case: BenchCase, run: pipeline.Run) -> dict:
     import time
 
     rec = run.record()
+    cert = rec["certificate"] or {}
     return {"label": case.label, "puzzle": case.puzzle, "n": "" if run.n is None else run.n,
             "solver": rec["solver"], "formulation": rec["formulation"], "time_limit": case.time_limit,
             "threads": rec["params"].get("threads"), "status": rec["status"],
@@ -32,7 +33,9 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "solve_seconds": rec["solve_seconds"],
             "solver_version": rec["solver_version"], "published": rec["published"] or "",
             "match": rec["match"], "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            "count": "" if rec["count"] is None else rec["count"]}
+            "count": "" if rec["count"] is None else rec["count"],
+            "certificate": cert.get("verdict", ""), "proof_bytes": cert.get("proof_bytes", ""),
+            "check_seconds": round(cert["check_seconds"] + cert["drup_seconds"], 3) if cert else ""}
 
 
 def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) -> None:
@@ -41,8 +44,12 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         request = pipeline.plan(case.puzzle, n, case.solver, case.formulation, case.params,
                                 Count() if case.count else OPTIMISE)
         run = pipeline.solve(request, Options(time_limit=case.time_limit, threads=threads))
+        if case.certify is not None and run.verified:
+            pipeline.certify(run, case.certify)
         row = _row(case, run)
         append_row(path, row, COLUMNS)
+        if case.store and finished(table_row := row_from_record(run.record())):
+            append_row(RESULTS / f"{run.table_key}.csv", table_row)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
         proven = run.result.status == Status.COMPLETE if run.request.counting else \
@@ -77,11 +84,16 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
 def fastest_proving(puzzle: Puzzle, rows: list[dict[str, str]]) -> str | None:
     """The backend the bench shows proving the largest N of the puzzle's own question (a ladder
     gives every backend the same time per N), then the most cases, then the fastest: the puzzle's
-    default solver. Counts of a puzzle that is not a counting one are another question."""
+    default solver. Counts of a puzzle that is not a counting one are another question, and the cases
+    that store their rows in results/ (second computations, the frontier: each backend picked for
+    the record, with hours to run) are records, not races."""
+    records = {case.label for case in puzzle.bench_cases() if case.store}
     proven: dict[str, list[tuple[int, float]]] = {}
     for r in rows:
         counts = puzzle.sense is None
         if r["puzzle"] != puzzle.name or (not counts and r["formulation"] in puzzle.counting_formulations):
+            continue
+        if r["label"] in records:
             continue
         if r["proven"] == "True" and (r["verified"] == "True" or counts):
             proven.setdefault(r["solver"], []).append((int(r["n"] or 0), float(r["seconds"])))

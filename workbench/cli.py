@@ -217,7 +217,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
         out.print(f"certificate: no solution below {cert.lower_bound}: {cert.verdict} "
                   f"(CaDiCaL refutes {cert.clauses} clauses; its trimmed proof uses {cert.core_clauses} "
                   f"of them in {cert.proof_lines} lemmas, "
-                  f"checked by drup in {cert.check_seconds:.1f} s; proof sha256 {cert.proof_sha256 or '-'})")
+                  f"checked by {cert.checker} in {cert.check_seconds + cert.drup_seconds:.1f} s; "
+                  f"proof sha256 {cert.proof_sha256 or '-'})")
     if run.published is not None:
         pub = run.published
         out.print(f"published: {pub.value} ({pub.status}; {pub.source})   match: {run.match or '-'}")

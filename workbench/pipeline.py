@@ -316,8 +316,8 @@ def certify(run: Run, time_limit: float | None) -> None:
         raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
     cert = refute(model, int(run.value), time_limit)
     run.result.certificate = cert
-    run.result.message = (run.result.message + "; " if run.result.message else "") + \
-        f"lower bound {cert.lower_bound} certified: {cert.verdict} (drup, proof sha256 {cert.proof_sha256[:16]})"
+    note = f"lower bound {cert.lower_bound} certified: {cert.verdict} ({cert.checker}, sha256 {cert.proof_sha256[:16]})"
+    run.result.message = (run.result.message + "; " if run.result.message else "") + note
 
 
 def _check(request: Request[Any], result: Result) -> Verdict | None:

@@ -20,7 +20,7 @@ from .puzzles.base import BadInput
 
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
-           "time_limit", "threads", "timestamp", "message", "solution"]
+           "time_limit", "threads", "timestamp", "message", "solution", "command"]
 RESULTS = Path("results")      # the reference record: one table per variant, and bench.csv
 KEY = ("puzzle", "variant", "n", "formulation", "solver", "setting")   # setting: options away from defaults
 
@@ -32,6 +32,7 @@ def row_from_record(record: dict[str, Any]) -> dict[str, Any]:
     row["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%S")
     row["solution"] = "" if record.get("solution") is None else json.dumps(record["solution"],
                                                                           separators=(",", ":"))
+    row["command"] = command_of(record)
     return {k: ("" if v is None else v) for k, v in row.items()}
 
 
@@ -55,6 +56,23 @@ def check_ours(path: Path, columns: list[str]) -> None:
     if not header or header[0] != columns[0] or not set(header) <= set(columns):
         raise NotOurs(f"{path} is not a workbench table (its header is {','.join(header)[:80]!r}); "
                       f"it is left as it is: give another file")
+
+
+def command_of(record: dict[str, Any]) -> str:
+    """The `table` command that recomputes the row (written from the record, so rows made through
+    the API carry it too): a reader can rerun any stored claim."""
+    params = record.get("params", {})
+    words = ["python -m workbench table", record["puzzle"]]
+    if record.get("n") is not None:
+        words += ["--n", str(record["n"])]
+    words += ["--solver", str(record["solver"]), "--formulation", str(record["formulation"])]
+    for name in ("time_limit", "threads", "seed"):
+        if params.get(name) is not None:
+            words += [f"--{name.replace('_', '-')}", str(params[name])]
+    for name, value in (json.loads(record["setting"]) if record.get("setting") else {}).items():
+        flag = "--" + name.replace("_", "-")
+        words += [flag] if value is True else [flag, str(value)]
+    return " ".join(words)
 
 
 def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, once: bool = False) -> bool:

@@ -195,9 +195,10 @@ def hitting_set_to_maxsat(hs: HittingSet) -> MaxSatModel:
     )
 
 
-def lex_leader(hs: HittingSet) -> MaxSatModel:
+def lex_leader(hs: HittingSet, reverse: bool = False) -> MaxSatModel:
     """The hitting set plus, for each of its symmetries g (`hs.symmetries`), the clauses of
-    x <=lex g(x) (element 0 first).
+    x <=lex g(x) (element 0 first; with `reverse`, the last element first: another representative
+    of each orbit, so a second computation that breaks the symmetry differently).
 
     Valid (Crawford et al. 1996): g maps every set to a set and keeps the weights (each puzzle tests
     its symmetries), so g maps hitting sets to hitting sets of the same cost; the lexicographically
@@ -214,7 +215,7 @@ def lex_leader(hs: HittingSet) -> MaxSatModel:
         for e, image in enumerate(perm):
             inverse[image] = e
         equal: int | None = None       # e_i as a variable; None: true (the empty prefix)
-        for i in range(hs.n_elements):
+        for i in reversed(range(hs.n_elements)) if reverse else range(hs.n_elements):
             x, y = i + 1, inverse[i] + 1   # y_i = g(x)_i = x[g^-1(i)]
             if x == y:
                 continue

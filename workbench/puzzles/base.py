@@ -320,6 +320,8 @@ class BenchCase:
     n_stop: int | None = None
     count: bool = False
     label: str = ""
+    certify: float | None = None   # also certify the answer as a lower bound (seconds allowed)
+    store: bool = False            # also store the run's row in results/<variant>.csv (a second computation)
 
 
 @dataclass

@@ -18,14 +18,16 @@ SAT_SOLVERS = {              # offered as maxsat:NAME; the ones measured worth r
 }
 NOT_INTERRUPTIBLE = ("cd",)  # python-sat cannot interrupt CaDiCaL: the runner's hard kill stops it
 LEX = "lex"                  # maxsat:lex, maxsat:NAME+lex: add lex-leader clauses for the model's symmetries
+LEXREV = "lexrev"            # the same with the elements compared from the last: another orbit representative
+LEX_ORDERS = (LEX, LEXREV)
 
 
-def configuration(sub: str | None) -> tuple[str, bool]:
-    """A sub-name as (SAT solver inside RC2, lex-leader clauses wanted)."""
+def configuration(sub: str | None) -> tuple[str, str]:
+    """A sub-name as (SAT solver inside RC2, lex-leader order: '', 'lex' or 'lexrev')."""
     name, _, extra = (sub or "").partition("+")
-    if name == LEX:
-        return DEFAULT_SAT_SOLVER, True
-    return name or DEFAULT_SAT_SOLVER, extra == LEX
+    if name in LEX_ORDERS:
+        return DEFAULT_SAT_SOLVER, name
+    return name or DEFAULT_SAT_SOLVER, extra if extra in LEX_ORDERS else ""
 
 
 def greedy_hitting_set(hs: HittingSet) -> list[int]:
@@ -71,12 +73,14 @@ class MaxSAT(Backend):
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
-        return {name: None for name in (*SAT_SOLVERS, LEX, *(f"{s}+{LEX}" for s in SAT_SOLVERS))}
+        return {name: None for name in (*SAT_SOLVERS, *LEX_ORDERS,
+                                        *(f"{s}+{order}" for s in SAT_SOLVERS for order in LEX_ORDERS))}
 
     def version(self) -> str:
         sat_solver, lex = configuration(self.sub)
         inside = f", {SAT_SOLVERS[sat_solver]}" if sat_solver in SAT_SOLVERS else ""
-        return super().version()[:-1] + inside + (", lex-leader)" if lex else ")")
+        order = {LEX: ", lex-leader", LEXREV: ", lex-leader reversed"}.get(lex, "")
+        return super().version()[:-1] + inside + order + ")"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         rc2_module = self.library("pysat.examples.rc2")
@@ -89,7 +93,7 @@ class MaxSAT(Backend):
             for element in chosen:
                 values[element] = 1
             report(Incumbent(float(sum(model.weight(c) for c in chosen)), 0.0, values))
-            ms = lex_leader(model) if lex else hitting_set_to_maxsat(model)
+            ms = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         elif isinstance(model, MaxSatModel):
             ms = model
         else:

@@ -14,6 +14,16 @@ from .model import grid
 
 N_MAX = 30
 RACERS_ALONE = ("maxsat:cd195+lex", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
+# second computations of the new terms, each by a method the first did not use (docs/trigrid.md, section 7):
+# the first were RC2 + Glucose without symmetry breaking (enigma144 N = 11..13, enigma82 N = 7), RC2 + CaDiCaL
+# without it (enigma144 N = 14, 15, enigma82 N = 10) and with lex-leader clauses (enigma144 N = 16)
+SECOND = "trigrid second computation"
+SECONDS_144 = ((11, "maxsat:cd195+lex"), (12, "maxsat:cd195+lex"), (13, "maxsat:cd195+lex"),
+               (14, "maxsat:cd195+lex"), (15, "maxsat:cd195+lex"), (16, "maxsat:cd195+lexrev"))
+SECONDS_82 = ((7, "scip"), (10, "maxsat:cd195+lex"))
+# the frontier, predicted before the runs (docs/trigrid.md, section 4): enigma144 N = 17: 221, enigma82 N = 11: 65
+FRONTIER = (("enigma144", 17, "maxsat:cd195+lex"), ("enigma144", 17, "maxsat:cd195+lexrev"),
+            ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "maxsat:cd195+lex"))
 
 
 @dataclass(frozen=True)
@@ -70,7 +80,9 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
             return [BenchCase(self.name, 8, s, 120.0, label="enigma82 N=8 within 120 s")
                     for s in ("auto", *RACERS_ALONE, "scip", "highs")] + \
                    [BenchCase(self.name, 9, "auto", 600.0, ladder=True, n_stop=N_MAX,
-                              label="enigma82 largest N proven in 600 s")]
+                              label="enigma82 largest N proven in 600 s")] + \
+                   [BenchCase(self.name, n, s, 3600.0, store=True, label=SECOND) for n, s in SECONDS_82] + \
+                   self.frontier()
         everyone = ("auto", *RACERS_ALONE, "highs", "cbc", "cpsat", "scip", "minizinc:gecode")
         cases = [BenchCase(self.name, n, s, 60.0, label="enigma144 N=6..10")
                  for s in everyone for n in range(6, 11)]
@@ -85,7 +97,14 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                   for n in (5, 6, 7)]
         cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
-        return cases
+        cases += [BenchCase(self.name, 1, "maxsat:cd195+lex", 120.0, ladder=True, n_stop=13, certify=600.0,
+                            label="enigma144 certified lower bounds")]
+        cases += [BenchCase(self.name, n, s, 3600.0, store=True, label=SECOND) for n, s in SECONDS_144]
+        return cases + self.frontier()
+
+    def frontier(self) -> list[BenchCase]:
+        return [BenchCase(p, n, s, 7200.0, store=True, label="trigrid frontier")
+                for p, n, s in FRONTIER if p == self.name]
 
 
 class Enigma144(TriGridPuzzle):

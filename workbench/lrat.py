@@ -1,0 +1,88 @@
+"""A small LRAT proof checker (the RUP part of LRAT): the trusted step of `--certify` for proofs
+too long for `drup`.
+
+It trusts neither the SAT solver nor the trimming that wrote the hints. Each lemma names the
+clauses (by id) that, in that order, become unit or false once the lemma's literals are set false;
+the checker propagates exactly those and accepts the lemma only on a conflict. A lemma accepted so
+follows from the clauses before it, so deriving the empty clause refutes the formula. Time is linear
+in the proof's size (drup's grows about quadratically: it searches for the units itself).
+RAT steps (negative hints) and deletions are not accepted: the trimmed proofs need neither.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class LratVerdict:
+    valid: bool
+    message: str
+    lemmas: int = 0
+
+
+def parse_dimacs(text: str) -> list[list[int]]:
+    """The clauses of a DIMACS CNF; the header's clause count must match."""
+    clauses: list[list[int]] = []
+    declared, current = -1, list[int]()
+    for line in text.splitlines():
+        words = line.split()
+        if not words or words[0] == "c":
+            continue
+        if words[0] == "p":
+            declared = int(words[3])
+            continue
+        for word in words:
+            lit = int(word)
+            if lit == 0:
+                clauses.append(current)
+                current = []
+            else:
+                current.append(lit)
+    if current or declared != len(clauses):
+        raise ValueError(f"malformed DIMACS: header says {declared} clauses, read {len(clauses)}")
+    return clauses
+
+
+def check(formula: list[list[int]], proof: str) -> LratVerdict:
+    """VALID (`valid` True) when the proof's lemmas, each checked against its hints, end in the empty
+    clause; clause ids 1..len(formula) are the formula's, in order."""
+    clauses: dict[int, list[int]] = {i + 1: c for i, c in enumerate(formula)}
+    if any(not c for c in formula):
+        return LratVerdict(True, "the formula holds the empty clause")
+    last, count = len(formula), 0
+    for number, line in enumerate(proof.splitlines(), 1):
+        words = [int(w) for w in line.split()] if line.strip() else []
+        if not words:
+            continue
+        ident, rest = words[0], words[1:]
+        if ident <= last or 0 not in rest:
+            return LratVerdict(False, f"line {number}: id {ident} not increasing, or no 0 after the literals")
+        cut = rest.index(0)
+        lits, hints = rest[:cut], rest[cut + 1:]
+        if not hints or hints[-1] != 0:
+            return LratVerdict(False, f"line {number}: hints must end with 0")
+        if not _rup(lits, hints[:-1], clauses):
+            return LratVerdict(False, f"line {number}: lemma {ident} does not follow from its hints", count)
+        clauses[ident], last, count = lits, ident, count + 1
+        if not lits:
+            return LratVerdict(True, f"empty clause derived at lemma {ident}", count)
+    return LratVerdict(False, "the proof never derives the empty clause", count)
+
+
+def _rup(lits: list[int], hints: list[int], clauses: dict[int, list[int]]) -> bool:
+    false = set(lits)                      # the literals set false: the lemma's own
+    if any(-lit in false for lit in lits):
+        return True                        # a tautology follows from anything
+    for h in hints:
+        clause = clauses.get(h) if h > 0 else None
+        if clause is None:
+            return False                   # an unknown id, or a RAT hint
+        open_lits = {lit for lit in clause if lit not in false}
+        if any(-lit in false for lit in open_lits):
+            return False                   # a hint already satisfied: not a unit step
+        if not open_lits:
+            return True                    # every literal false: the conflict
+        if len(open_lits) > 1:
+            return False                   # not unit: the hint does not propagate
+        false.add(-open_lits.pop())        # the unit literal is true: its negation is false
+    return False
