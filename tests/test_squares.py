@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 from conftest import published_values
 
@@ -250,3 +251,56 @@ def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
     run = pipeline.solve(pipeline.plan("squares", 56, "search"), Options(time_limit=10, threads=2))
     assert run.result.status == Status.FEASIBLE and run.verified, run.result.message
     assert run.value == run.verdict.objective
+
+
+def test_lookahead_keeps_optima_and_counts():
+    """The lookahead (_lookahead) only cuts boards whose every completion costs more than the
+    bound: with it, without it and without any prune, the counting search finds the same optimum
+    and number of optimal solutions for n = 1..20, and it searches far fewer positions."""
+    for n in range(1, 21):
+        plain = search(Placements.build(n), PUBLISHED[n], counting=True, bounded=False)
+        for ahead in (1, 2, 3):
+            out = search(Placements.build(n), PUBLISHED[n], counting=True, lookahead=ahead)
+            assert (out.best, out.count, out.complete) == (plain.best, plain.count, True), (n, ahead)
+        assert out.count == CHAFFIN_COUNTS[n - 1]
+    single = search(Placements.build(20), PUBLISHED[20], counting=True, lookahead=0)
+    assert out.positions < single.positions / 3
+
+
+@pytest.mark.parametrize("n", [12, 14])
+def test_every_board_the_lookahead_cuts_holds_nothing_the_plain_search_finds(n):
+    """Every board of the tree at depth 4 (all of them, no prune), searched on its own with
+    the lookahead and with no prune at all: the same cheapest cost at most the optimum and the same
+    number of solutions at it, board by board; where the lookahead cuts a board, the plain search
+    finds nothing there either."""
+    from workbench.puzzles.squares.search import _dfs, _rules
+
+    pl = Placements.build(n)
+    arrays, bound = pl.arrays, PUBLISHED[n]
+    plain_rules = _rules(pl, True, bounded=False)
+    ahead_rules = _rules(pl, True, lookahead=2)
+    boards = np.zeros((100000, 4), np.int64)
+    _, found, _, _, _ = _dfs(arrays, np.zeros(0, np.int64), 4, bound, plain_rules,
+                            np.full(1, bound, np.int64), np.inf, boards)
+    assert 50 < found < len(boards)
+    none = np.zeros((0, pl.pstart.shape[0]), np.int64)
+    counts, positions = 0, np.zeros(2, np.int64)
+    for prefix in boards[:found]:
+        a = _dfs(arrays, prefix, 0, bound, ahead_rules, np.full(1, bound, np.int64), np.inf, none)
+        b = _dfs(arrays, prefix, 0, bound, plain_rules, np.full(1, bound, np.int64), np.inf, none)
+        assert (a[1], a[1] and a[0]) == (b[1], b[1] and b[0])
+        counts += b[1]
+        positions += (a[4], b[4])
+    assert counts == CHAFFIN_COUNTS[n - 1]        # the boards cover the whole tree
+    assert positions[0] < positions[1] / 3        # and the lookahead cut many of them
+
+
+def test_a_given_bound_replaces_the_heuristics():
+    """--bound B: boards of fewer than B matches are searched for, with no heuristics (so the
+    journal's key does not depend on them): B = a(n) + 1 finds and proves a(n), B = a(n) proves
+    that nothing is cheaper, without a witness."""
+    found = native(12, bound=PUBLISHED[12] + 1)
+    assert found.status == Status.OPTIMAL and found.objective == PUBLISHED[12]
+    assert "from --bound" in found.message and PUZZLE.check(12, found.solution, {}).objective == PUBLISHED[12]
+    none = native(12, bound=PUBLISHED[12])
+    assert none.status == Status.INFEASIBLE and f"no board of fewer than {PUBLISHED[12]} matches" in none.message

@@ -230,3 +230,34 @@ def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
     dask = exact(20, 0, 264, True, NEVER, Settings(cluster="local:2", runs=tmp_path, quiet=True))
     assert (threads.best, threads.count, threads.complete) == (264, 7, True)
     assert (dask.best, dask.count, dask.positions, dask.complete) == (264, 7, threads.positions, True)
+
+
+def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_count(tmp_path):
+    """A journal is found by its key alone, which holds the search, the board, the bound being
+    proved and the code version, and no path or host name: a partial run of `--all` at n = 24
+    stopped by its time limit, its journal moved to another folder (another machine would do the
+    same), resumes there to exactly the uninterrupted answer and positions."""
+    import socket
+
+    from workbench.puzzles.squares.search import Placements, exact, search
+    from workbench.search.deadline import NEVER, Deadline
+
+    search(Placements.build(8), 69, counting=True)          # compiled before any clock runs
+    whole = exact(24, 0, 340, True, NEVER, Settings(threads=2, journal=False, quiet=True))
+    here, there = tmp_path / "here", tmp_path / "there"
+    for seconds in (0.3, 0.6, 1.2, 2.4):
+        part = exact(24, 0, 340, True, Deadline.after(seconds), Settings(threads=2, runs=here, quiet=True))
+        done, total = _journal_progress(here)
+        if not part.complete and done > 0:
+            break
+    assert not part.complete and 0 < done < total
+    path = next(here.glob("*.sqlite"))
+    key = sqlite3.connect(path).execute("SELECT key FROM search").fetchone()[0]
+    assert json.loads(key)["threshold"] == 340 and json.loads(key)["board"] == [24, 0]
+    assert str(tmp_path) not in key and socket.gethostname() not in key
+    there.mkdir()
+    for file in here.glob("*.sqlite*"):
+        file.rename(there / file.name)
+    rest = exact(24, 0, 340, True, NEVER, Settings(threads=2, runs=there, quiet=True))
+    assert (rest.best, rest.count, rest.positions, rest.complete) == (340, 6, whole.positions, True)
+    assert whole.count == 6 and not list(there.glob("*.sqlite"))

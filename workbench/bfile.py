@@ -31,7 +31,8 @@ SEQUENCES = {
         "A146971", "percolation", "percolation.csv", "count", 1,
         "exact count by the polynomial recursion over rectangles (workbench/puzzles/percolation/recursion.py, "
         "docs/percolation.md); a(1..10) equal Tromp's exhaustive search; a(1..200) equal a second computation "
-        "modulo primes joined by the Chinese remainder theorem (docs/percolation_crt_check.py)"),
+        "modulo primes joined by the Chinese remainder theorem, and a(1..230) equal the recursion modulo 8 primes "
+        "below 2^31 (docs/percolation_crt_check.py)"),
     "squares": Sequence(
         "A294249", "squares", "squares.csv", "objective", 1,
         "fewest matches, proven optimal by the workbench's exhaustive search or a MaxSAT solver (RC2), each "

@@ -31,7 +31,7 @@ from numba import njit
 
 from ...models.core import OPTIMISE, Options, Question
 from ...search import tasks
-from ...search.bits import popcount
+from ...search.bits import low_mask, popcount
 from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome, Progress
@@ -46,6 +46,8 @@ CLOCK_EVERY = 0xFFF                    # positions between two looks at the cloc
 HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
+LOOKAHEAD = 0                          # sizes after the next one that _lookahead tries (0: off; see there)
+SPREADS = 4                            # sizes that cut whose added matches _lookahead keeps (_spread)
 
 
 @njit(cache=True, inline="always")
@@ -70,9 +72,43 @@ def _short(held, axis, i, s):
 
 
 @njit(cache=True, inline="always")
-def _doomed(rows, cols, pl, first, most, held) -> bool:
-    """Whether some size still to place (depths first..) adds more than `most` matches wherever it
-    goes, so that no completion of this board can cost at most (cost now) + `most`.
+def _fits(rows, cols, pl, d, most, held, miss_c) -> bool:
+    """Whether the size of depth d has a placement adding at most `most` matches (for _doomed).
+
+    Most of the scan is skipped without looking at a placement: the lines y and y + s leave at
+    least _short(rows y) to add to a square's top and bottom, the columns x and x + s _short(columns
+    x) to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner
+    of a row y whose shortfall plus the least column shortfall does. miss_c is scratch space."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    s = ps[pstart[d]]
+    w = lines - s                             # corners a side (the whole board's)
+    least_c = 4 * s
+    for x in range(w):
+        miss_c[x] = _short(held, 1, x, s)
+        least_c = min(least_c, miss_c[x])
+    if least_c > most:
+        return False
+    if pend[d] - pstart[d] == w * w:          # every corner, row by row (Grid.placements' order)
+        for y in range(w):
+            miss_r = _short(held, 0, y, s)
+            if miss_r + least_c > most:
+                continue
+            for x in range(w):
+                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                    return True
+        return False
+    for k in range(pstart[d], pend[d]):
+        x, y = px[k], py[k]
+        if _short(held, 0, y, s) + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _doomed(rows, cols, pl, first, most, held, miss_c, hint) -> int:
+    """The depth of a size still to place (depths first..) that adds more than `most` matches
+    wherever it goes, or -1 when there is none. When there is one, no completion of this board can
+    cost at most (cost now) + `most`.
 
     Why that is a proof: squares are placed largest first and a board only gains matches. In any
     completion, the square of a size still to place sits at some placement p of that size, and
@@ -80,49 +116,132 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
     least (cost now) + |p minus board| >= (cost now) + (the fewest matches any placement of that
     size adds now). Taking every placement of the size (not only those the search would still
     allow, such as the mirror-image rule's) keeps the minimum a lower bound. A size s adds at most
-    4s matches, so only the sizes with 4s > `most` can cut; each scan stops at the first placement
-    adding at most `most`.
+    4s matches, so only the sizes with 4s > `most` can cut; each scan (_fits) stops at the first
+    placement adding at most `most`. held[0] and held[1] are the matches on each row and column
+    line (_held keeps them); miss_c is scratch space.
 
-    Most of a scan is skipped without looking at a placement: the lines y and y + s leave at least
-    _short(rows y) to add to a square's top and bottom, the columns x and x + s _short(columns x)
-    to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner of a
-    row y whose shortfall plus the least column shortfall does. held[0] and held[1] are the matches
-    on each row and column line (_held keeps them), held[2] is scratch space."""
-    px, py, ps, _, _, pstart, pend, _, lines = pl
-    miss_c = held[2]
+    `hint`: a depth tried first, the one that cut the board before at the same depth (a sibling,
+    mostly). Siblings differ by one square, and the size that cut one usually cuts the next: 5-9%
+    less time at n = 24..26, the same positions (the order only changes which proof is found)."""
+    ps, pstart, pend = pl[2], pl[5], pl[6]
+    if hint >= first and pstart[hint] < pend[hint] and 4 * ps[pstart[hint]] > most \
+            and not _fits(rows, cols, pl, hint, most, held, miss_c):
+        return hint
     for d in range(first, pstart.shape[0]):
-        if pstart[d] == pend[d]:
+        if pstart[d] == pend[d] or d == hint:
             continue
-        s = ps[pstart[d]]
-        if 4 * s <= most:
+        if 4 * ps[pstart[d]] <= most:
             break                             # this size and every smaller one fit
-        w = lines - s                         # corners a side (the whole board's)
-        least_c = 4 * s
-        for x in range(w):
-            miss_c[x] = _short(held, 1, x, s)
-            least_c = min(least_c, miss_c[x])
-        if least_c > most:
-            return True
-        fits = False
-        if pend[d] - pstart[d] == w * w:      # every corner, row by row (Grid.placements' order)
-            for y in range(w):
-                miss_r = _short(held, 0, y, s)
-                if miss_r + least_c > most:
-                    continue
-                for x in range(w):
-                    if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
-                        fits = True
-                        break
-                if fits:
+        if not _fits(rows, cols, pl, d, most, held, miss_c):
+            return d
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _spread(rows, cols, pl, d, most, held, miss_c, ur, uc) -> int:
+    """The fewest matches a placement of the size of depth d adds to this board, with ur and uc
+    (one word per row and column line) set to every match added by one of its placements adding at
+    most `most` (_lookahead)."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    s = ps[pstart[d]]
+    mask = low_mask(s)
+    ur[:] = 0
+    uc[:] = 0
+    least = INF
+    for x in range(lines - s):
+        miss_c[x] = _short(held, 1, x, s)
+    for k in range(pstart[d], pend[d]):
+        x, y = px[k], py[k]
+        if _short(held, 0, y, s) + miss_c[x] > most:
+            continue
+        add = added(rows, cols, x, y, s)
+        if add > most:
+            continue
+        least = min(least, add)
+        hm, vm = mask << np.uint64(x), mask << np.uint64(y)
+        ur[y] |= hm & ~rows[y]
+        ur[y + s] |= hm & ~rows[y + s]
+        uc[x] |= vm & ~cols[x]
+        uc[x + s] |= vm & ~cols[x + s]
+    return least
+
+
+@njit(cache=True, inline="always")
+def _lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
+    """Whether, for one of the `sizes` sizes after the next one (depths d + 1 ..), every placement
+    adding at most `most` leaves a board that _doomed cuts with what is left of `most`: then no
+    completion of this board costs at most (cost now) + `most`.
+
+    Why that is a proof: in any completion, the square of such a size t sits at some placement q.
+    If q adds more than `most`, that completion is already too dear. Otherwise the completion is
+    also a completion of this board with q laid on it, which costs |q minus board| more, and every
+    size still to place on that board, the next one included, must fit in the rest: _doomed's proof,
+    for the board with q. Taking every placement of t (not only those the search would allow, such
+    as the mirror-image rule's) keeps it a proof. The next size itself is not looked ahead on: the
+    search branches on it at once, and each of its children is checked the same way.
+
+    What it buys (measured, docs/squares.md): _doomed proves that one size cannot fit; most boards
+    it lets through are cut one or two sizes later, after the next size has been tried in every
+    place (about 25 children a board, each cut by _doomed). Looking ahead on the two sizes after
+    the next one finds most of those cuts at the board itself: positions fall 5.5-fold at n = 20,
+    8-fold at n = 24, 7.4-fold at n = 26, the boards whose placements are listed 14-fold at n = 24.
+    But a cut costs the trial boards it lays (about 16 a call at n = 24), about as many as the
+    children it spares, so the CPU time does not fall (n = 26: 8.4 s against 7.6 s): off by default.
+
+    A cheaper proof for most placements q: once a size u has cut one, ur and uc hold every match
+    that a placement r of u adding at most `most` adds to this board, and lows the fewest any r
+    adds (_spread). Laying q takes off r's count only the matches q adds too, which lie in ur/uc,
+    and r (of another size than q) shares at most one row line and one column line with q; an r
+    adding more than `most` still adds more than `most` - |q minus board| after q. So when
+    |q minus board| + lows - (the most q's new matches on one row line and on one column line
+    meet ur/uc) > `most`, u cannot fit after q either, and q is dead without being laid (about
+    half of them at n = 24). held[3] is this function's scratch (_doomed uses held[2])."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    miss_c = held[3]
+    for e in range(d + 1, min(d + 1 + sizes, pstart.shape[0])):
+        if pstart[e] == pend[e]:
+            continue
+        t = ps[pstart[e]]
+        if 4 * t <= most:
+            break                             # this size fits anywhere, and every smaller one
+        for x in range(lines - t):
+            miss_c[x] = _short(held, 1, x, t)
+        alive, killer, known = False, -1, 0
+        mask = low_mask(t)
+        for k in range(pstart[e], pend[e]):
+            x, y = px[k], py[k]
+            if _short(held, 0, y, t) + miss_c[x] > most:
+                continue
+            add = added(rows, cols, x, y, t)
+            if add > most:
+                continue
+            if add == 0:                      # free: the board does not change, so nothing is proved
+                alive = True
+                break
+            hm, vm = mask << np.uint64(x), mask << np.uint64(y)
+            dead = False
+            for j in range(known):            # the sizes that cut so far, without laying q (_spread)
+                shared = (max(popcount(hm & ~rows[y] & ur[j, y]), popcount(hm & ~rows[y + t] & ur[j, y + t]))
+                          + max(popcount(vm & ~cols[x] & uc[j, x]), popcount(vm & ~cols[x + t] & uc[j, x + t])))
+                if add + lows[j] - shared > most:
+                    dead = True
                     break
-        else:
-            for k in range(pstart[d], pend[d]):
-                x, y = px[k], py[k]
-                miss_r = _short(held, 0, y, s)
-                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
-                    fits = True
-                    break
-        if not fits:
+            if dead:
+                continue
+            r0, r1, c0, c1 = rows[y], rows[y + t], cols[x], cols[x + t]
+            put(rows, cols, x, y, t)
+            _held(rows, cols, held, x, y, t)
+            cut = _doomed(rows, cols, pl, d, most - add, held, held[2], killer)
+            rows[y], rows[y + t], cols[x], cols[x + t] = r0, r1, c0, c1
+            _held(rows, cols, held, x, y, t)
+            if cut < 0:
+                alive = True
+                break
+            killer = cut
+            if known < ur.shape[0]:
+                lows[known] = _spread(rows, cols, pl, cut, most, held, held[2], ur[known], uc[known])
+                known += 1
+        if not alive:
             return True
     return False
 
@@ -131,7 +250,7 @@ def _doomed(rows, cols, pl, first, most, held) -> bool:
 def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) of the placement arrays `pl`
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
-    those of the cheapest cost found). rules = (counting, greedy, cap, bounded) (_rules). The
+    those of the cheapest cost found). rules = (counting, greedy, cap, bounded, ahead) (_rules). The
     placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
@@ -144,7 +263,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     Returns (best cost or threshold, count, best placements, aborted by the deadline, nodes).
     """
     px, py, ps, pdiag, plead, pstart, pend, prun, lines = pl
-    counting, greedy, cap, bounded = rules
+    counting, greedy, cap, bounded, ahead = rules
     depths = pstart.shape[0]
     rows = np.zeros(lines, np.uint64)
     cols = np.zeros(lines, np.uint64)
@@ -177,7 +296,11 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     saved = np.empty((depths, 4), np.uint64)
     saved_cost = np.zeros(depths, np.int64)
     saved_sym = np.zeros(depths, np.bool_)
-    held = np.empty((3, lines), np.int64)     # the matches on each line, and scratch space (_doomed)
+    held = np.empty((4, lines), np.int64)     # the matches on each line, scratch (_doomed, _lookahead)
+    ur = np.empty((SPREADS, lines), np.uint64)    # scratch (_lookahead)
+    uc = np.empty((SPREADS, lines), np.uint64)
+    lows = np.empty(SPREADS, np.int64)
+    hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
     for i in range(lines):
         held[0, i], held[1, i] = popcount(rows[i]), popcount(cols[i])
     nodes = 0
@@ -195,7 +318,14 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                 if stop == 0:
                     count = 0                 # so this thread's own (if any) are not the cheapest
             room = best - cost - (0 if counting else 1)    # the most a placement may add
-            if bounded and _doomed(rows, cols, pl, d + 1, room, held):
+            cut = -1
+            if bounded:
+                cut = _doomed(rows, cols, pl, d + 1, room, held, held[2], hint[d])
+                if cut >= 0:
+                    hint[d] = cut
+                elif ahead and _lookahead(rows, cols, pl, d, room, held, ahead, ur, uc, lows):
+                    cut = d
+            if cut >= 0:
                 ncand[d], it[d], expand = 0, 0, False
                 continue
             nc, least = 0, INF
@@ -351,31 +481,35 @@ def ladder(n: int, margin: int, group: int, rows: int, blocks: list[tuple[int, b
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
            sides: int = 4, bounded: bool = True, deadline: Deadline = NEVER,
-           prefixes: int = HEURISTIC_PREFIXES) -> Outcome[list[Placement]]:
+           prefixes: int = HEURISTIC_PREFIXES, lookahead: int = LOOKAHEAD) -> Outcome[list[Placement]]:
     """Exhaustive search under `threshold`, on this process's threads. Heuristic restrictions: a
     square of size <= `greedy_upto` only goes where it adds the fewest matches (ties all tried); a
     square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
-    to place cannot fit under the bound (_doomed). The outcome's best is None when no solution under
-    the threshold was found."""
+    to place cannot fit under the bound (_doomed), and, with `lookahead` k > 0, when one of the k
+    sizes after the next one cannot go anywhere without that (_lookahead). The outcome's best is
+    None when no solution under the threshold was found."""
     settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
-    return _search(pl, threshold, _rules(pl, counting, greedy_upto, sides, bounded), deadline, prefixes, settings)
+    rules = _rules(pl, counting, greedy_upto, sides, bounded, lookahead)
+    return _search(pl, threshold, rules, deadline, prefixes, settings)
 
 
 def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
-          on_better: Callable[[Outcome[list[Placement]]], None] | None = None) -> Outcome[list[Placement]]:
+          on_better: Callable[[Outcome[list[Placement]]], None] | None = None,
+          lookahead: int = LOOKAHEAD) -> Outcome[list[Placement]]:
     """The exact (or counting) search of the whole board under `threshold`: cut into many more
     tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
     pl = exact_placements(n, margin)
-    return _search(pl, threshold, _rules(pl, counting), deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
+    rules = _rules(pl, counting, lookahead=lookahead)
+    return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
 
 
 def _rules(pl: Placements, counting: bool, greedy_upto: int = 0, sides: int = 4,
-           bounded: bool = True) -> tuple[bool, np.ndarray, np.ndarray, bool]:
+           bounded: bool = True, lookahead: int = LOOKAHEAD) -> tuple[bool, np.ndarray, np.ndarray, bool, int]:
     """The rules tuple _dfs takes (its docstring); the defaults are the exact search's."""
     sizes = pl.ps[pl.pstart] if len(pl.pstart) else np.zeros(0, np.int64)
     cap = sides * sizes
     cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
-    return counting, sizes <= greedy_upto, cap, bounded
+    return counting, sizes <= greedy_upto, cap, bounded, lookahead if bounded else 0
 
 
 def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,
@@ -404,7 +538,7 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     order = np.random.default_rng(0).permutation(len(cut))   # big and small subtrees mixed
     work = [(source or pl, cut[order[i:i + chunk]], threshold, rules, shared) for i in range(0, len(cut), chunk)]
     identity = {"board": list(source) if source else [depths], "threshold": threshold, "counting": bool(rules[0]),
-                "prefixes": prefixes}
+                "prefixes": prefixes, "lookahead": int(rules[4])}
     split = Split("squares", identity, work, run_task, shares_best=True)
     return tasks.run(split, settings, Outcome(positions=split_nodes), on_better)
 
@@ -625,7 +759,10 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     """The native search: heuristics for a bound, then the exact (or counting) search.
 
     With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
-    only the HASTY stages run. Deterministic: the seed is unused.
+    only the HASTY stages run. With `bound` B the exact search starts from B instead: a solution of
+    fewer matches is found and proven optimal, or none exists (INFEASIBLE: the proof that a(n) >= B).
+    Why: the heuristics' bound can depend on the machine (their time limit), and it is part of the
+    journal's key, so a run to be resumed elsewhere names its bound. Deterministic: the seed is unused.
     """
     assert n is not None
     margin = params.margin
@@ -636,21 +773,30 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     heuristic_deadline = deadline
     if not params.heuristic:                  # keep most of the time for the exact search
         heuristic_deadline = deadline.within(min(60.0, 0.2 * deadline.left()))
-    ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
-    if not found:
-        return Outcome(complete=False, message="time limit before the heuristics found a solution")
-    report(Outcome(ub, solution_json(n, margin, found), complete=False))
+    found: list[Placement] = []
+    if params.bound and not params.heuristic:     # the journal's key then holds B, not a heuristic's value
+        ub, how = params.bound, "--bound"
+    else:
+        ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
+        if not found:
+            return Outcome(complete=False, message="time limit before the heuristics found a solution")
+        report(Outcome(ub, solution_json(n, margin, found), complete=False))
     if params.heuristic:
         return Outcome(ub, solution_json(n, margin, found), complete=False, message=f"heuristic bound ({how})")
 
     settings = Settings(options.threads, None, options.cluster, fresh=options.fresh, quiet=options.quiet)
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
-        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)))
+        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)), params.lookahead)
     if out.best is not None and out.witness:
         found = out.witness
     best = out.best if out.best is not None else ub
     sol = solution_json(n, margin, found)
-    searched = f"{out.positions:,} positions searched"
+    searched = f"{out.positions:,} positions searched (lookahead {params.lookahead})"
+    if not found:                             # --bound B, and nothing cheaper than B found
+        if out.complete:
+            return Outcome(message=f"proved by exhaustive search: no board of fewer than {ub} "       # infeasible
+                                   f"matches, {searched}; assumes all squares within {margin} of the largest")
+        return Outcome(complete=False, message=f"time limit; nothing cheaper than {ub} found; {searched}")
     if not out.complete:
         return Outcome(best, sol, complete=False,
                        message=f"time limit; best from {'exact search' if out.witness else how}; "
