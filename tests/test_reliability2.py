@@ -205,3 +205,9 @@ def test_plot_reads_the_results_folder_it_is_given(tmp_path, capsys):
     assert main(["plot", "--results-dir", str(part), "--out", str(tmp_path / "c")]) == 0
     assert sorted(p.name for p in (tmp_path / "c").iterdir()) == ["stones-5.png", "time-vs-n.png"]
     assert "skipped squares-54.png" in capsys.readouterr().err
+
+
+def test_a_time_limit_of_months_runs():
+    """The runner waits for its worker in slices: one select() past about 24 days overflowed."""
+    run = workbench.solve("enigma144", 4, solver="highs", time_limit=5e6)
+    assert run.value == 13 and run.status == "optimal" and run.verified

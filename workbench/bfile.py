@@ -37,7 +37,7 @@ SEQUENCES = {
         "A294249", "squares", "squares.csv", "objective", 1,
         "fewest matches, proven optimal by the workbench's exhaustive search or a MaxSAT solver (RC2), each "
         "solution verified by an independent checker; as the OEIS entry, all squares lie inside the largest "
-        "(docs/squares.md)"),
+        "(docs/notes/squares.md)"),
     "stones": Sequence(
         "A337663", "stones", "stones.csv", "objective", 1,
         "largest number reached, proven by the workbench's exhaustive search (or CP-SAT for n <= 3), each "

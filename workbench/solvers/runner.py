@@ -238,6 +238,9 @@ def deadline_for(options: Options, since: float, prepare: float = 0.0) -> float 
     return since + prepare + options.time_limit + grace(options.time_limit)
 
 
+POLL_SLICE = 3600.0     # seconds
+
+
 def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) -> Result:
     """Answer the question (optimise, or count) on `model` with backend `name`; never raises for a
     backend's own failure."""
@@ -257,8 +260,11 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
         worker = worker_for(base)
         worker.conn.send(request(name, model, options, question))
         while True:
-            wait = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            # waited for in slices: select() overflows on a timeout past about 24 days (2**31 ms)
+            wait = None if deadline is None else min(POLL_SLICE, max(0.0, deadline - time.perf_counter()))
             if not worker.conn.poll(wait):
+                if deadline is not None and time.perf_counter() < deadline:
+                    continue
                 worker.kill()
                 result = tracker.merge(Result(Status.UNKNOWN, message="killed at the hard wall-clock limit"))
                 break

@@ -180,7 +180,7 @@ def _lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
     as the mirror-image rule's) keeps it a proof. The next size itself is not looked ahead on: the
     search branches on it at once, and each of its children is checked the same way.
 
-    What it buys (measured, docs/squares.md): _doomed proves that one size cannot fit; most boards
+    What it buys (measured, docs/notes/squares.md): _doomed proves that one size cannot fit; most boards
     it lets through are cut one or two sizes later, after the next size has been tried in every
     place (about 25 children a board, each cut by _doomed). Looking ahead on the two sizes after
     the next one finds most of those cuts at the board itself: positions fall 5.5-fold at n = 20,
