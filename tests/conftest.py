@@ -2,6 +2,7 @@
 own data, so that no test keeps a list of its own."""
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -40,9 +41,16 @@ def backends() -> list[str]:
 
 
 @pytest.fixture
-def toy():
-    """The toy puzzle of tests/toy/, registered for one test."""
+def toy(monkeypatch):
+    """The toy puzzle of tests/toy/, registered for one test. Its search methods are imported in
+    the worker processes too, so they start afresh with the test folder on their path."""
+    from workbench.solvers import runner
+
+    here = str(Path(__file__).resolve().parent)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p))
+    runner.shutdown()
     register("cyclecover", "toy:CycleCover")
     yield "cyclecover"
     del REGISTRY["cyclecover"]
     register.__globals__["get"].cache_clear()
+    runner.shutdown()

@@ -6,7 +6,10 @@ import ast
 import json
 from pathlib import Path
 
+import pytest
+
 from workbench import api, cli
+from workbench.puzzles.base import BadInput
 from workbench.solvers import BACKENDS
 
 PACKAGE = Path(__file__).resolve().parents[1] / "workbench"
@@ -105,3 +108,63 @@ def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(t
     record.write_text(json.dumps(bad))
     assert cli.main(["verify", toy, "--n", "7", str(record)]) == 1
     assert "INVALID" in capsys.readouterr().out
+
+
+def test_the_toy_gains_a_search_method_and_a_count_each_one_module_and_one_formulation_line(toy, tmp_path):
+    """tests/toy/search.py and covers.py, each named by one Formulation line of the toy's puzzle.py:
+    the native backend runs them, and their answers go through the toy's own checker."""
+    searched = api.solve(toy, 7, solver="search", formulation="brute", time_limit=30)
+    assert (searched.value, searched.status, searched.verified, searched.match) == (4, "optimal", True, "yes")
+    assert searched.formulation == "brute" and searched.solver == "search"
+    counted = api.count(toy, 8, show=3, time_limit=30)           # the default: the backend that runs counts
+    assert (counted.value, counted.status, counted.verified, counted.match) == (47, "complete", True, "yes")
+    assert counted.formulation == "covers" and len(counted.solution) == 3
+    assert [r.value for r in api.table(toy, "3..6", formulation="covers", solver="search", time_limit=30,
+                                       results_dir=tmp_path)] == [4, 7, 11, 18]
+    with pytest.raises(BadInput, match="search method"):
+        api.solve(toy, 7, solver="highs", formulation="brute")
+    with pytest.raises(BadInput, match="counts"):
+        api.solve(toy, 7, solver="search", formulation="covers")
+
+
+def _name_checks(path: Path) -> list[str]:
+    """Comparisons or isinstance() tests that name NATIVE or NativeTask: code that special-cases the
+    native search instead of asking a formulation or a backend."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        tested = [node.left, *node.comparators] if isinstance(node, ast.Compare) else \
+            node.args if isinstance(node, ast.Call) and ast.unparse(node.func) == "isinstance" else []
+        if any(name in ast.unparse(x) for x in tested for name in ("NATIVE", "NativeTask")):
+            found.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    return found
+
+
+def test_only_the_native_backend_and_the_base_modules_check_for_the_native_search():
+    allowed = {PACKAGE / "solvers" / "search.py", PACKAGE / "solvers" / "base.py", PACKAGE / "puzzles" / "base.py"}
+    checks = [hit for path in MODULES.values() if path not in allowed for hit in _name_checks(path)]
+    assert not checks, checks
+
+
+def test_no_puzzle_package_imports_the_solvers():
+    """A search answers with an Outcome; the native backend alone makes a Result of it."""
+    puzzles = [n for n in MODULES if n.startswith("workbench.puzzles.") and n.count(".") >= 3]
+    assert len(puzzles) > 20
+    bad = {n: sorted(m for m in imports(n) if m.startswith("workbench.solvers")) for n in puzzles}
+    assert not {n: m for n, m in bad.items() if m}, bad
+
+
+def test_a_run_is_planned_once_and_looks_its_puzzle_up_once(monkeypatch):
+    """plan() makes the Request once; every later step takes it, so the registry is asked once."""
+    from workbench import puzzles
+
+    plans = []
+    real_plan = api.plan
+    monkeypatch.setattr(api, "plan", lambda *a, **k: plans.append(a[1]) or real_plan(*a, **k))
+    lookups = puzzles.get.cache_info()
+    run = api.solve("enigma144", 4, solver="maxsat", time_limit=30)
+    after = puzzles.get.cache_info()
+    assert (run.value, run.verified, run.match) == (13, True, "yes")
+    assert plans == [4] and (after.hits + after.misses) - (lookups.hits + lookups.misses) == 1
+    plans.clear()
+    counted = api.count("percolation", 4)
+    assert (counted.value, counted.status, plans) == (130, "complete", [4])

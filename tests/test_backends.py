@@ -103,7 +103,7 @@ def test_random_linear_models_with_indicators_agree_with_brute_force(solver, bac
 def test_all_backends_agree_on_enigma144(n, backends):
     values = {}
     for solver in backends:
-        result = pipeline.solve("enigma144", n, solver, Options(time_limit=60))
+        result = pipeline.solve(pipeline.plan("enigma144", n, solver), Options(time_limit=60))
         assert result.result.status == Status.OPTIMAL, (solver, result.result.message)
         assert result.verified, solver
         values[solver] = result.value
@@ -114,7 +114,7 @@ def test_all_backends_agree_on_enigma144(n, backends):
                                           ("glpk", 2.0), ("lpsolve", 2.0)])
 def test_time_limit_is_honoured_with_best_so_far(solver, limit):
     t0 = time.perf_counter()
-    result = pipeline.solve("enigma144", 12, solver, Options(time_limit=limit))
+    result = pipeline.solve(pipeline.plan("enigma144", 12, solver), Options(time_limit=limit))
     elapsed = time.perf_counter() - t0
     assert elapsed < limit + 8, elapsed            # generation + worker start + the runner's grace
     r = result.result
@@ -126,7 +126,7 @@ def test_time_limit_is_honoured_with_best_so_far(solver, limit):
 
 def test_time_limit_keeps_the_incumbent():
     """maxsat reports a greedy solution first; a run stopped by the limit still returns it."""
-    result = pipeline.solve("enigma144", 16, "maxsat", Options(time_limit=1))
+    result = pipeline.solve(pipeline.plan("enigma144", 16, "maxsat"), Options(time_limit=1))
     r = result.result
     assert r.status in (Status.FEASIBLE, Status.OPTIMAL)
     assert result.verified

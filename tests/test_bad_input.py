@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from workbench import pipeline
 from workbench.cli import build_parser, main
+from workbench.models.core import OPTIMISE, Count
 from workbench.puzzles import REGISTRY
 from workbench.solvers import BACKENDS
 from workbench.solvers.base import Options
@@ -51,7 +52,8 @@ def exit_2_one_line(capsys, argv: list[str]) -> None:
 def paths(tmp_path_factory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("bad")
     good = root / "good.json"
-    good.write_text(json.dumps(pipeline.solve("enigma144", 3, "maxsat", Options(time_limit=30)).record(),
+    good.write_text(json.dumps(pipeline.solve(pipeline.plan("enigma144", 3, "maxsat"),
+                                              Options(time_limit=30)).record(),
                                default=str))
     a_file = root / "file"
     a_file.write_text("")
@@ -157,7 +159,8 @@ def records() -> dict[str, dict]:
             "percolation": ("percolation", 3, "search", True)}
     out = {}
     for key, (puzzle, n, solver, count) in runs.items():
-        run = pipeline.solve(puzzle, n, solver, Options(time_limit=60, count=count, show=2))
+        question = Count(2) if count else OPTIMISE
+        run = pipeline.solve(pipeline.plan(puzzle, n, solver, None, None, question), Options(time_limit=60))
         assert run.verified, run.result.message
         out[key] = json.loads(json.dumps(run.record(), default=str))
     return out

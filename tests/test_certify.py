@@ -46,7 +46,7 @@ def test_cli_certify_stores_the_verdict_and_hash():
     out = subprocess.run([sys.executable, "-m", "workbench", "solve", "enigma144", "--n", "4", "--certify",
                           "--json"], capture_output=True, text=True, timeout=300, check=True).stdout
     record = json.loads(out)
-    cert = record["params"]["certificate"]
+    cert = record["certificate"]
     assert record["objective"] == 13 and record["verified"]
     assert cert["verdict"] == "VALID" and cert["lower_bound"] == 13 and len(cert["proof_sha256"]) == 64
     bad = subprocess.run([sys.executable, "-m", "workbench", "solve", "enigma82", "--n", "3", "--formulation",

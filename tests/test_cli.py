@@ -142,12 +142,13 @@ def test_count_shows_examples_from_a_model_backend():
 
 def test_compare_reads_equal_optima_within_rounding_as_agreement():
     """HiGHS reports 28.9999999999999 where the others report 29: the same proven optimum."""
-    from workbench.cli import disagreements
-    from workbench.pipeline import Run
+    from workbench.api import disagreements
+    from workbench.pipeline import Run, plan
     from workbench.solvers.base import Result, Status
 
     def run(solver, objective):
-        return Run("enigma144", 6, "plain", Result(Status.OPTIMAL, objective, objective, solver=solver), None, None)
+        result = Result(Status.OPTIMAL, objective, objective, solver=solver)
+        return Run(plan("enigma144", 6, formulation="plain"), result, None, None)
 
     assert disagreements([run("highs", 28.9999999999999), run("maxsat", 29.0)], "min") == []
     assert "highs proves 28 but maxsat proves 29" in disagreements([run("highs", 28.0), run("maxsat", 29.0)], "min")

@@ -81,7 +81,8 @@ def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     # a stored row one match short: the checker rejects it, so it is no answer and the job fails
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
-    tampered = pipeline.stored("enigma144", 3, {**row, "objective": "7", "solution": json.dumps(solution[1:])}, {})
+    tampered = pipeline.stored(pipeline.plan("enigma144", 3),
+                               {**row, "objective": "7", "solution": json.dumps(solution[1:])})
     assert not tampered.verified and tampered.value is None and showcase.differs_from_proven(tampered)
 
 
@@ -94,7 +95,7 @@ def test_api_records_are_the_cli_records(tmp_path):
     assert "•" in run.render()
     assert Path(run.png(tmp_path / "g.png")).stat().st_size > 1000
     counted = workbench.count("percolation", 4)
-    assert (counted.value, counted.status, counted.match) == (130, "optimal", "yes")
+    assert (counted.value, counted.status, counted.match) == (130, "complete", "yes")
     runs = workbench.compare("squares", 5, solvers=["highs", "search"])
     assert [(r.solver, r.value, r.status) for r in runs] == [("highs", 35, "optimal"), ("search", 35, "optimal")]
 

@@ -7,6 +7,7 @@ import random
 import pytest
 from conftest import published_values
 
+from workbench.models.core import OPTIMISE, Count
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.magic15.check import bad_sums, check, replay
 from workbench.puzzles.magic15.model import SORTED, SORTED_SWAPPED, neighbours
@@ -15,6 +16,7 @@ from workbench.puzzles.magic15.search import magic_squares, reachable
 from workbench.puzzles.magic15.search import solve as native_solve
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
+from workbench.solvers.search import result
 
 PUBLISHED = published_values("magic15")
 COUNTS = {(False, False): 7040, (False, True): 880, (True, False): 384}   # OEIS A006052; Rosser-Walker
@@ -22,7 +24,7 @@ MODEL_SOLVERS = ["cpsat", "minizinc:gecode"]
 
 
 def native(**params):
-    return native_solve(None, PUZZLE.params(params), Options(time_limit=120), lambda inc: None)
+    return result(native_solve(None, PUZZLE.params(params), Options(time_limit=120), lambda inc: None), OPTIMISE)
 
 
 def scrambled(seed: int, moves: int) -> tuple[tuple[int, ...], str]:
@@ -145,8 +147,8 @@ def test_random_starts_native_and_models_agree(seed, moves, solvers):
 def test_models_count_magic_squares(solver, pandiagonal, symmetry):
     params = {"pandiagonal": pandiagonal, "symmetry": symmetry}
     built = PUZZLE.build(None, "squares", params)
-    r = run(solver, built.model, Options(time_limit=60, threads=1, count=True, show=2))
-    assert r.status == Status.OPTIMAL and r.count == COUNTS[pandiagonal, symmetry]
+    r = run(solver, built.model, Options(time_limit=60, threads=1), Count(2))
+    assert r.status == Status.COMPLETE and r.count == COUNTS[pandiagonal, symmetry]
     assert all(PUZZLE.check(None, built.decode(v), params).ok for v in r.values)
 
 

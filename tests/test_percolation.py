@@ -13,12 +13,15 @@ from collections import deque
 import pytest
 from conftest import published_values
 
+from workbench.models.core import OPTIMISE, Count
+from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.percolation.check import percolates
 from workbench.puzzles.percolation.puzzle import PercolationPuzzle
 from workbench.puzzles.percolation.transfer import count_sets, enumerate_count, example_sets
 from workbench.puzzles.percolation.transfer import solve as native_solve
 from workbench.solvers.base import Options, Status
+from workbench.solvers.search import result
 
 A146971 = published_values("percolation")
 SCHROEDER = published_values("percolation-permutation")
@@ -85,18 +88,18 @@ def test_native_counter_agrees_with_plain_enumeration():
 
 
 def test_native_solve_counts_and_shows_checked_examples():
-    r = native_solve(6, PUZZLE.params(), Options(time_limit=60, count=True, show=3), lambda inc: None)
-    assert r.status == Status.OPTIMAL and r.count == A146971[6]
-    assert len(r.solution) == 3 and len({json.dumps(s) for s in r.solution}) == 3
-    assert all(PUZZLE.check(6, s, {}).ok for s in r.solution)
+    r = result(native_solve(6, PUZZLE.params(), Options(time_limit=60), lambda inc: None, Count(3)), Count(3))
+    assert r.status == Status.COMPLETE and r.count == A146971[6]
+    assert len(r.examples) == 3 and len({json.dumps(s) for s in r.examples}) == 3
+    assert all(PUZZLE.check(6, s, {}).ok for s in r.examples)
     perm = example_sets(7, 4, permutation=True, seed=2)
     assert len(perm) == 4 and all(PUZZLE.check(7, s, {"permutation": True}).ok for s in perm)
-    one = native_solve(9, PUZZLE.params(), Options(time_limit=60), lambda inc: None)
+    one = result(native_solve(9, PUZZLE.params(), Options(time_limit=60), lambda inc: None), OPTIMISE)
     assert one.status == Status.OPTIMAL and PUZZLE.check(9, one.solution, {}).ok
 
 
 def test_native_time_limit_gives_unknown_not_a_count():
-    r = native_solve(11, PUZZLE.params(), Options(time_limit=0.5, count=True), lambda inc: None)
+    r = result(native_solve(11, PUZZLE.params(), Options(time_limit=0.5), lambda inc: None, Count()), Count())
     assert r.status == Status.UNKNOWN and r.count is None
 
 
@@ -108,11 +111,10 @@ def test_backends_count_small_boards(solver, permutation):
     params = {"permutation": True} if permutation else {}
     for n in range(1, 6):
         # cpsat: one worker, since its parallel enumeration measured incomplete here
-        run = pipeline_solve("percolation", n, solver,
-                             Options(time_limit=60, threads=1, count=True, show=2), None, params)
+        run = pipeline_solve(plan("percolation", n, solver, None, params, Count(2)), Options(time_limit=60, threads=1))
         r = run.result
-        assert r.status == Status.OPTIMAL and r.count == expect[n], (solver, n, r.message)
-        assert len(r.solution) == min(2, expect[n]) and run.verified, (solver, n)
+        assert r.status == Status.COMPLETE and r.count == expect[n], (solver, n, r.message)
+        assert len(r.examples) == min(2, expect[n]) and run.verified, (solver, n)
 
 
 def test_render_and_png(tmp_path):
@@ -127,4 +129,4 @@ def test_cli_count_json():
                           "--solver", "search", "--json", "--show", "2"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     record = json.loads(out)
-    assert record["count"] == A146971[5] and record["status"] == "optimal" and record["match"] == "yes"
+    assert record["count"] == A146971[5] and record["status"] == "complete" and record["match"] == "yes"

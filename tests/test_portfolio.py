@@ -34,21 +34,21 @@ def test_maxsat_with_each_offered_sat_solver(sat_solver):
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_auto_proves_with_one_racer_and_reports_all(threads):
-    r = pipeline.solve("enigma144", 6, "auto", Options(time_limit=60, threads=threads))
+    r = pipeline.solve(pipeline.plan("enigma144", 6, "auto"), Options(time_limit=60, threads=threads))
     assert r.result.status == Status.OPTIMAL and r.value == 29 and r.verified
-    racers = r.result.params["racers"]
+    racers = r.result.racers
     assert len(racers) == threads
-    proofs = [x for x in racers if x["status"] == "optimal"]
-    assert proofs and all(x["objective"] == 29 for x in proofs)
+    proofs = [x for x in racers if x.status == "optimal"]
+    assert proofs and all(x.objective == 29 for x in proofs)
     assert r.result.message.startswith("proven by ")
 
 
 def test_auto_without_proof_is_not_optimal():
     """Stopped by the limit: the best solution and bound of any racer, status feasible."""
-    r = pipeline.solve("enigma144", 16, "auto", Options(time_limit=2))
+    r = pipeline.solve(pipeline.plan("enigma144", 16, "auto"), Options(time_limit=2))
     assert r.result.status == Status.FEASIBLE and r.verified
     assert r.result.bound is not None and r.result.bound < r.result.objective
-    assert all(x["status"] != "optimal" for x in r.result.params["racers"])
+    assert all(x.status != "optimal" for x in r.result.racers)
 
 
 def test_auto_is_the_trigrid_default():

@@ -64,7 +64,7 @@ def test_merge_takes_a_better_incumbent_with_its_own_solution():
 # 2. the exact stones search stops at its deadline and hands back a checked board ---------------
 
 def test_exact_stones_search_stops_at_its_limit_with_a_verified_board():
-    run = pipeline.solve("stones", 5, "search", Options(time_limit=3, threads=2))
+    run = pipeline.solve(pipeline.plan("stones", 5, "search"), Options(time_limit=3, threads=2))
     r = run.result
     assert r.status == Status.FEASIBLE and run.verified and r.solution, r.message
     assert "killed" not in r.message and r.solve_seconds < 3 + 4
@@ -236,9 +236,9 @@ def test_a_squares_proof_says_what_it_assumes():
 
 
 def test_a_box_run_is_not_compared_with_the_box_free_value():
-    run = pipeline.solve("stones", 2, "cpsat", Options(time_limit=60), "max", {"box": 4})
+    run = pipeline.solve(pipeline.plan("stones", 2, "cpsat", "max", {"box": 4}), Options(time_limit=60))
     assert run.verified and run.published is None and run.match == ""
-    free = pipeline.solve("stones", 2, "search", Options(time_limit=60))
+    free = pipeline.solve(pipeline.plan("stones", 2, "search"), Options(time_limit=60))
     assert free.published is not None and free.match == "yes"
 
 
@@ -279,7 +279,7 @@ def test_a_killed_workers_incumbents_survive(monkeypatch):
     monkeypatch.setattr(runner.Tracker, "update", watched)
     runs: list[pipeline.Run] = []
     solving = threading.Thread(target=lambda: runs.append(
-        pipeline.solve("stones", 5, "search", Options(time_limit=300, threads=2))))
+        pipeline.solve(pipeline.plan("stones", 5, "search"), Options(time_limit=300, threads=2))))
     solving.start()
     assert arrived.wait(300)
     runner._workers["search"].process.kill()

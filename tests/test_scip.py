@@ -2,7 +2,7 @@
 import pytest
 from test_backends import random_hitting_set, random_linear
 
-from workbench.models.core import hitting_set_to_linear
+from workbench.models.core import Count, hitting_set_to_linear
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
 
@@ -14,8 +14,8 @@ def test_scip_counts_hitting_sets_like_brute_force(seed):
     m.objective = []
     expected = sum(1 for mask in range(1 << hs.n_elements)
                    if all(any(mask >> e & 1 for e in s) for s in hs.sets))
-    r = run("scip", m, Options(time_limit=30, threads=1, count=True))
-    assert r.status == Status.OPTIMAL, r.message
+    r = run("scip", m, Options(time_limit=30, threads=1), Count())
+    assert r.status == Status.COMPLETE, r.message
     assert r.count == expected
 
 
@@ -23,5 +23,5 @@ def test_scip_counts_hitting_sets_like_brute_force(seed):
 def test_scip_refuses_counts_it_cannot_make_exact(project, why):
     m = random_linear(5)            # general integer variables
     m.objective, m.project = [], project
-    r = run("scip", m, Options(time_limit=30, threads=1, count=True))
+    r = run("scip", m, Options(time_limit=30, threads=1), Count())
     assert r.status == Status.ERROR and why in r.message

@@ -41,7 +41,7 @@ def test_mathprog_export_solved_by_glpsol_to_the_same_optimum(n, tmp_path):
     out = subprocess.run([PY, "-m", "workbench", "export", "enigma144", "--n", str(n), "--format", "mathprog",
                           "-o", str(mod)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
-    run = pipeline.solve("enigma144", n, "highs", Options(time_limit=60))
+    run = pipeline.solve(pipeline.plan("enigma144", n, "highs"), Options(time_limit=60))
     assert run.proven and run.verified
     assert glpsol_math(mod, tmp_path / "e.dat") == run.value == [0, 1, 4, 8, 13][n]
 
@@ -63,7 +63,7 @@ def test_a_killed_worker_leaves_no_solver_running(solver):
     incumbent, checked; glpsol prints no solution before it ends) and the solver's process is gone."""
     runs: list[pipeline.Run] = []
     solving = threading.Thread(target=lambda: runs.append(
-        pipeline.solve("enigma144", 9, solver, Options(time_limit=300, threads=1))))
+        pipeline.solve(pipeline.plan("enigma144", 9, solver), Options(time_limit=300, threads=1))))
     solving.start()
     child = None
     for _ in range(300):
@@ -94,7 +94,7 @@ def test_a_killed_worker_leaves_no_solver_running(solver):
 
 
 def test_glpk_reports_its_bound_at_the_limit():
-    run = pipeline.solve("enigma144", 9, "glpk", Options(time_limit=3))
+    run = pipeline.solve(pipeline.plan("enigma144", 9, "glpk"), Options(time_limit=3))
     r = run.result
     assert r.status == Status.FEASIBLE and run.verified
     assert r.bound is not None and r.bound <= r.objective and r.total_seconds < 3 + 8
@@ -119,7 +119,7 @@ def test_minizinc_scip_works_or_says_why():
         assert not info.available and "PySCIPOpt" in info.note and why in info.note
     else:
         assert info.available
-        run = pipeline.solve("enigma144", 3, "minizinc:scip", Options(time_limit=60))
+        run = pipeline.solve(pipeline.plan("enigma144", 3, "minizinc:scip"), Options(time_limit=60))
         assert run.proven and run.verified and run.value == 8
 
 

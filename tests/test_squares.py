@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from conftest import published_values
 
+from workbench.models.core import OPTIMISE
 from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
 from workbench.puzzles.squares.model import Grid, Placement, square_matches
@@ -15,6 +16,7 @@ from workbench.puzzles.squares.search import Placements, ladder, polish, search,
 from workbench.puzzles.squares.search import solve as native_solve
 from workbench.search.deadline import Deadline
 from workbench.solvers.base import Options, Status
+from workbench.solvers.search import result
 
 PUBLISHED = published_values("squares")
 CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52, 2, 6, 2, 4, 9, 4, 8, 7]   # n = 1..20, his table
@@ -22,7 +24,7 @@ CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52, 2, 6, 2, 4, 9, 4, 8, 7]
 
 def native(n: int, **params):
     """No time limit: a cold numba compile (counted in the limit) must not fail a test."""
-    return native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None)
+    return result(native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None), OPTIMISE)
 
 
 @pytest.fixture(scope="module")
@@ -210,15 +212,17 @@ def test_model_symmetry_breaking_keeps_the_two_largest_fixed():
 
 
 def test_pipeline_counts_optimal_solutions_and_compares_the_objective():
+    from workbench.pipeline import plan
     from workbench.pipeline import solve as pipeline_solve
-    run = pipeline_solve("squares", 5, "search", Options(time_limit=60), None, {"all": True})
+    run = pipeline_solve(plan("squares", 5, "search", None, {"all": True}), Options(time_limit=60))
     assert run.result.count == CHAFFIN_COUNTS[4] and run.value == PUBLISHED[5]
     assert run.match == "yes" and run.verified
 
 
 def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
+    from workbench.pipeline import plan
     from workbench.pipeline import solve as pipeline_solve
-    run = pipeline_solve("squares", 4, "maxsat", Options(time_limit=60), None, {})
+    run = pipeline_solve(plan("squares", 4, "maxsat", None, {}), Options(time_limit=60))
     assert run.formulation == "maxsat" and run.value == PUBLISHED[4] and run.match == "yes"
 
 
@@ -243,7 +247,8 @@ def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
     from workbench import pipeline
     from workbench.solvers.base import Options, Status
 
-    run = pipeline.solve("squares", 56, "search", Options(time_limit=10, threads=2))   # 5 s: no board under load
+    # 5 s: no board under load
+    run = pipeline.solve(pipeline.plan("squares", 56, "search"), Options(time_limit=10, threads=2))
     assert run.result.status == Status.FEASIBLE and run.verified, run.result.message
     assert run.value == run.verdict.objective
 

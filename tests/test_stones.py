@@ -4,6 +4,7 @@ from __future__ import annotations
 import pytest
 from conftest import published_values
 
+from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.stones.check import check as check_board
@@ -57,7 +58,7 @@ def test_exact_search_proves_published_values(n):
 
 
 def test_search_backend_through_the_pipeline():
-    r = pipeline_solve("stones", 2, "search", Options(time_limit=120))
+    r = pipeline_solve(plan("stones", 2, "search"), Options(time_limit=120))
     assert r.result.status == Status.OPTIMAL and r.result.objective == 16 and r.verdict.ok
     assert "16" in PUZZLE.render(2, r.result.solution, {})
 
@@ -71,7 +72,7 @@ def test_exhaustive_ending_of_the_seed_board():
 
 
 def test_record_hunt_finds_a_valid_board():
-    r = pipeline_solve("stones", 3, "search", Options(time_limit=5), params={"hunt": True})
+    r = pipeline_solve(plan("stones", 3, "search", params={"hunt": True}), Options(time_limit=5))
     assert r.result.status == Status.FEASIBLE and r.verdict.ok and r.result.objective >= 20
 
 
@@ -86,7 +87,7 @@ def test_model_backends_agree_on_a_small_box(solver):
 
 def test_position_model_proves_a2_without_a_box():
     """CP-SAT's default for stones is the position model: box-free for n <= 4, so its optimum is a(n)."""
-    r = pipeline_solve("stones", 2, "cpsat", Options(time_limit=120, threads=1))
+    r = pipeline_solve(plan("stones", 2, "cpsat"), Options(time_limit=120, threads=1))
     assert (r.formulation, r.table_key) == ("position", "stones")
     assert r.result.status == Status.OPTIMAL and r.result.objective == PUBLISHED[2] and r.verdict.ok
 
@@ -113,7 +114,7 @@ def test_box_runs_get_tables_of_their_own():
 def test_model_knows_a_single_one_goes_nowhere():
     r = run("cpsat", box_model(1, 3, 2, "reach"), Options(time_limit=30))
     assert r.status == Status.INFEASIBLE
-    r = pipeline_solve("stones", 1, "cpsat", Options(time_limit=30), params={"box": 3, "top": 3})
+    r = pipeline_solve(plan("stones", 1, "cpsat", params={"box": 3, "top": 3}), Options(time_limit=30))
     assert r.result.status == Status.OPTIMAL and r.result.objective == 1 and r.verdict.ok
 
 

@@ -12,6 +12,7 @@ import pytest
 from conftest import published_values
 from test_stones import BOARD_49
 
+from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.stones.check import check
 from workbench.puzzles.stones.kernel import subtree
@@ -189,8 +190,8 @@ def test_hunt_stores_every_ones_count_and_resumes(tmp_path, monkeypatch):
     """A hunt with --nmax 7 stores a checked board, with its drawing, for each ones count up to 7
     as soon as it is found; a --resume run starts from the stored board and says so."""
     monkeypatch.setenv("WORKBENCH_JOURNALS", str(tmp_path))
-    first = pipeline_solve("stones", 6, "search", Options(time_limit=4, threads=1),
-                           params={"nmax": 7, "width": 2000})
+    first = pipeline_solve(plan("stones", 6, "search", params={"nmax": 7, "width": 2000}),
+                           Options(time_limit=4, threads=1))
     store = json.loads((tmp_path / "hunts" / "stones.json").read_text())
     assert {"6", "7"} <= set(store)
     for ones, entry in store.items():
@@ -198,8 +199,8 @@ def test_hunt_stores_every_ones_count_and_resumes(tmp_path, monkeypatch):
         assert (tmp_path / "hunts" / f"stones-{ones}-ones.txt").read_text().startswith("valid:")
     best6 = max(entry["value"] for ones, entry in store.items() if int(ones) <= 6)
     assert best6 >= first.result.objective
-    again = pipeline_solve("stones", 6, "search", Options(time_limit=2, threads=1),
-                           params={"resume": True, "width": 2000})
+    again = pipeline_solve(plan("stones", 6, "search", params={"resume": True, "width": 2000}),
+                           Options(time_limit=2, threads=1))
     assert again.verdict.ok and again.result.objective >= best6
     assert "resumed from a stored board" in again.result.message
 

@@ -33,7 +33,7 @@ def test_shape_counts_match_oeis(n):
     ("enigma144", 1, 1), ("enigma144", 2, 4), ("enigma144", 3, 8), ("enigma144", 4, 13),
     ("enigma144", 5, 20), ("enigma144", 6, 29), ("enigma82", 6, 20), ("triangles", 6, 21)])
 def test_published_minima(puzzle, n, expected):
-    run = pipeline.solve(puzzle, n, "maxsat", Options(time_limit=60))
+    run = pipeline.solve(pipeline.plan(puzzle, n, "maxsat"), Options(time_limit=60))
     assert run.result.status == Status.OPTIMAL
     assert run.value == expected
     assert run.verified
@@ -42,7 +42,7 @@ def test_published_minima(puzzle, n, expected):
 
 def test_checker_rejects_corrupted_solutions():
     puzzle = get("enigma144")
-    run = pipeline.solve("enigma144", 5, "maxsat", Options(time_limit=60))
+    run = pipeline.solve(pipeline.plan("enigma144", 5, "maxsat"), Options(time_limit=60))
     good = run.result.solution
     assert puzzle.check(5, good, {}).ok
     rng = random.Random(7)
@@ -92,7 +92,7 @@ def test_lex_leader_keeps_the_optimum(puzzle, n):
             ("plain", "maxsat:cd195+lexrev")] + \
         ([("lexleader", "highs")] if n <= 4 else [])
     for formulation, solver in runs:
-        run = pipeline.solve(puzzle, n, solver, Options(time_limit=60), formulation)
+        run = pipeline.solve(pipeline.plan(puzzle, n, solver, formulation), Options(time_limit=60))
         assert run.result.status == Status.OPTIMAL and run.verified, (formulation, solver)
         values[formulation, solver] = run.value
     assert len(set(values.values())) == 1, values

@@ -1,56 +1,44 @@
-"""The Python API: `workbench.solve`, `count`, `table` and `compare` return the records the command
-line prints (`pipeline.Run`: .value .status .bound .solution .verified .render() .png()).
+"""The Python API: `workbench.solve`, `count`, `table`, `compare` and `verify` return the records
+the command line prints (`pipeline.Run`: .value .status .bound .solution .verified .render() .png()).
 
-They run through the same worker processes as the command line; a worker is a fresh interpreter, not
-a fork, so a script that calls them needs no `if __name__ == "__main__":` guard.
+The command line only parses its arguments into these calls and prints what they return. Runs go
+through the same worker processes as the command line; a worker is a fresh interpreter, not a fork,
+so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import checks, tables
-from .models.core import NativeTask
-from .pipeline import BadRow, Run, plan, stored
-from .pipeline import solve as run_pipeline
-from .puzzles import get
-from .puzzles.base import BadInput, Puzzle
-from .solvers import backend_class, canonical, first_counting, known, require, split_name
-from .solvers.base import Options
+from .models.core import OPTIMISE, Count, Optimise, Options, Question
+from .pipeline import BadRow, Request, Run, false_claims, plan, stored
+from .pipeline import solve as run
+from .puzzles import get, published
+from .puzzles.base import BadInput, Puzzle, Verdict
+from .solvers import canonical, known, require
+from .solvers.base import Result, Status, clean_number
+from .tables import RESULTS
 
-RESULTS = Path("results")
+__all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "count", "disagreements",
+           "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request", "verify"]
+
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
+PuzzleName = str | Puzzle[Any]
 
 
-def puzzle_params(puzzle: Puzzle, params: Any) -> Any:
-    """The puzzle's typed parameters; an unknown or ill-typed one is bad input (Params.parse)."""
-    return puzzle.params(params)
+def _puzzle(puzzle: PuzzleName) -> Puzzle[Any]:
+    return puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
 
 
-def pick_solver(puzzle: Puzzle, solver: str | None, count: bool = False, formulation: str | None = None) -> str:
-    """The backend named, else the puzzle's default (measured fastest in bench); it must run here.
-    Puzzles that do not count answer `count` with their count_solver on their counting formulation."""
-    if solver is not None and not isinstance(solver, str):
-        raise BadInput(f"solver is a backend's name, got {solver!r}")
-    default = puzzle.default_solver if puzzle.counts or not count else puzzle.count_solver or first_counting()
-    chosen = canonical(solver or default)
-    if count:
-        if not puzzle.can_count:
-            raise BadInput(f"{puzzle.name} is not a counting puzzle")
-        native = NativeTask in backend_class(split_name(chosen)[0]).kinds
-        if not puzzle.counts and (native or formulation not in (None, *puzzle.count_formulations)):
-            raise BadInput(f"{puzzle.name} counts with a model backend and the "
-                           f"{'/'.join(puzzle.count_formulations)} formulation")
-    require(chosen)
-    return chosen
-
-
-def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[int | None]:
-    """A table's N: an int, a range or list, or the command line's 'A..B' / 'A,B,C', each within
-    the puzzle's range (a range's ends are checked before anything is built from it)."""
+def n_values(puzzle: Puzzle[Any], n: int | str | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
+    """The one N parser: an int, a range or list, or the command line's 'A..B' / 'A,B,C' (with
+    `single`: one integer), each within the puzzle's range (a range's ends are checked before
+    anything is built from it)."""
     if not puzzle.needs_n:
         if n is not None:
             raise BadInput(f"{puzzle.name} takes no --n")
@@ -62,13 +50,16 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
         ns = [n]
     elif isinstance(n, str):
         try:
-            if ".." in n:
+            if single:
+                ns = [int(n)]
+            elif ".." in n:
                 a, b = n.split("..")
                 ns = range(int(a), int(b) + 1)
             else:
                 ns = [int(x) for x in n.split(",")]
         except ValueError:
-            raise BadInput(f"bad --n '{n}': use N, A..B or a comma list") from None
+            raise BadInput(f"--n must be an integer, got '{n}'" if single else
+                           f"bad --n '{n}': use N, A..B or a comma list") from None
     else:
         ns = n if isinstance(n, range) else [int(x) for x in n]
     if not ns:
@@ -78,76 +69,102 @@ def n_values(puzzle: Puzzle, n: int | str | Iterable[int] | None) -> Sequence[in
     return ns
 
 
+def single_n(puzzle: Puzzle[Any], n: int | str | None) -> int | None:
+    """One N (a run's, not a table's): an integer within the puzzle's range, or None where it takes none."""
+    return n_values(puzzle, n, single=True)[0]
+
+
+def request(puzzle: PuzzleName, n: int | str | None, solver: str | None = None,
+            formulation: str | None = None, question: Question = OPTIMISE, params: Any = None,
+            settings: Options | None = None) -> Request[Any]:
+    """A run's request, planned (pipeline.plan, its `settings` checked too) and its backend able
+    to run here."""
+    p = _puzzle(puzzle)
+    planned = plan(p, single_n(p, n), solver, formulation, params, question, settings)
+    require(planned.solver)
+    return planned
+
+
 def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
           threads: int = 2, seed: int = 0, formulation: str | None = None, cluster: str | None = None,
           fresh: bool = False, **params: Any) -> Run:
     """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
     --fresh (native searches)."""
-    p = get(puzzle)
-    options = checks.options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
-    return run_pipeline(p.name, n, pick_solver(p, solver), options, formulation, puzzle_params(p, params))
+    settings = checks.options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
+    return run(request(puzzle, n, solver, formulation, Optimise(), params, settings), settings)
 
 
 def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
           threads: int = 2, seed: int = 0, formulation: str | None = None, show: int = 0,
           **params: Any) -> Run:
     """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
-    p = get(puzzle)
-    chosen = pick_solver(p, solver, True, formulation)
-    return run_pipeline(p.name, n, chosen, checks.options(time_limit, threads, seed, count=True, show=show),
-                        formulation, puzzle_params(p, params))
+    settings = checks.options(time_limit, threads, seed)
+    question = Count(checks.given("show", checks.SHOW, show))
+    return run(request(puzzle, n, solver, formulation, question, params, settings), settings)
 
 
-def table_path(puzzle: Puzzle, params: Any, formulation: str, output: str | Path | None = None,
-               results_dir: str | Path = RESULTS) -> Path:
-    """Where a table's rows go: `output`, else <results_dir>/<variant>.csv."""
-    return Path(output) if output else Path(results_dir) / f"{puzzle.variant(params, formulation)}.csv"
+@dataclass
+class TablePlan:
+    """A table's runs, every one planned before the first runs (so that bad input never
+    interrupts a table halfway), and the file their rows go to."""
+
+    requests: list[Request[Any]]
+    path: Path
+
+    @property
+    def solver(self) -> str:
+        return self.requests[0].solver
 
 
-def table_formulation(puzzle: Puzzle, solver: str, formulation: str | None, params: Any,
-                      ns: Sequence[int | None], options: Options | None = None) -> str:
-    """The formulation named, else the one made for the backend; every N's request is checked
-    (with `options`, those too) before the first run, so that bad input never interrupts a table
-    halfway."""
-    chosen = formulation or puzzle.formulation_for(solver)
-    count = puzzle.is_count(chosen)
-    for n in ns:
-        _, chosen = plan(puzzle.name, n, solver, formulation, params, count,
-                         None if options is None else replace(options, count=count))
-    return chosen
+def table_request(
+                  puzzle: PuzzleName, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+                  time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
+                  output: str | Path | None = None, results_dir: str | Path = RESULTS,
+                  settings: Options | None = None, **params: Any) -> tuple[TablePlan, Options]:
+    """A table's request: a Request per N, for the formulation named or the one made for the
+    backend, with the question that formulation answers, every part checked (its file and its
+    options too) before anything runs; rows go to `output`, else <results_dir>/<variant>.csv.
+    run_table's first arguments; `showcase` checks all its tables with it before the first.
+    `settings`: the run options as the command line has them (else from the three keywords)."""
+    p = _puzzle(puzzle)
+    ns = n_values(p, n)
+    typed = p.params(params)
+    settings = settings or checks.options(time_limit, threads, seed)
+    requests = [plan(p, value, solver, formulation, typed, None, settings) for value in ns]
+    require(requests[0].solver)
+    path = checks.table_file(Path(output) if output else Path(results_dir) / f"{requests[0].variant}.csv")
+    return TablePlan(requests, path), settings
 
 
-def run_table(puzzle: Puzzle, ns: Sequence[int | None], solver: str, options: Options, formulation: str,
-              params: Any, path: Path, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
-    """A row per N appended to `path` as soon as it is done; rows already there are skipped (read
-    back and checked again) unless `redo`. The command line's `table` and the API share this loop."""
-    count = puzzle.is_count(formulation)
-    options = replace(options, count=count)
-    rows = [] if redo else tables.read_rows(path)
+def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
+    """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
+    (read back, checked again, and redone when they do not hold) unless `redo`."""
+    rows = [] if redo else tables.read_rows(planned.path)
     finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
-    variant, setting = puzzle.variant(params, formulation), puzzle.setting(params)
     runs = []
-    for n in ns:
-        key = (puzzle.name, variant, "" if n is None else str(n), formulation, solver, setting)
-        run, redone = None, ""
-        if key in finished:
+    for req in planned.requests:
+        keys = [(req.puzzle.name, req.variant, "" if req.n is None else str(req.n), name, req.solver,
+                 req.puzzle.setting(req.params)) for name in req.puzzle.stored_formulations(req.formulation)]
+        row = next((finished[key] for key in keys if key in finished), None)
+        done, redone, note = None, "", ""
+        if row is not None:
             try:
-                run, note = stored(puzzle.name, n, finished[key], params, count, strict=True), SKIPPED
+                done, note = stored(req, row, strict=True), SKIPPED
             except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
                 redone = f"stored row redone: {e}"
-        if run is None:
-            run = run_pipeline(puzzle.name, n, solver, options, formulation, params)
-            row = tables.row_from_record(run.record())
-            if not tables.finished(row):
+        if done is None:
+            done = run(req, settings)
+            new = tables.row_from_record(done.record())
+            if not tables.finished(new):
                 note = "not stored: a rerun tries it again"
-            elif tables.append_row(path, row, once=not redo and not redone):
+            elif tables.append_row(planned.path, new, once=not redo and not redone):
                 note = ""
             else:
                 note = "not stored: another run stored this N meanwhile"
             note = "; ".join(x for x in (redone, note) if x)
-        runs.append(run)
+        runs.append(done)
         if on_row:
-            on_row(run, note)
+            on_row(done, note)
     return runs
 
 
@@ -157,28 +174,12 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:
     """`workbench table`: one run per N, rows appended to <results_dir>/<variant>.csv (or `output`)."""
-    request = table_request(puzzle, n, solver, time_limit, threads, seed, formulation, output, results_dir, **params)
-    return run_table(*request, redo, on_row)
+    planned, settings = table_request(puzzle, n, solver, time_limit, threads, seed, formulation, output, results_dir,
+                                      **params)
+    return run_table(planned, settings, redo, on_row)
 
 
-def table_request(
-                  puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
-                  time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
-                  output: str | Path | None = None, results_dir: str | Path = RESULTS,
-                  **params: Any) -> tuple[Puzzle, Sequence[int | None], str, Options, str, Any, Path]:
-    """A table's request, every part checked (its file too) before anything runs: run_table's
-    first arguments. `showcase` checks all its tables with it before it computes the first."""
-    p = get(puzzle)
-    ns = n_values(p, n)
-    chosen = pick_solver(p, solver)
-    typed = puzzle_params(p, params)
-    options = checks.options(time_limit, threads, seed)
-    chosen_formulation = table_formulation(p, chosen, formulation, typed, ns, options)
-    path = checks.table_file(table_path(p, typed, chosen_formulation, output, results_dir))
-    return p, ns, chosen, options, chosen_formulation, typed, path
-
-
-def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+def compare(puzzle: PuzzleName, n: int | str | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
             on_start: Callable[[str], None] | None = None, on_run: Callable[[Run], None] | None = None,
             **params: Any) -> list[Run]:
@@ -186,23 +187,148 @@ def compare(puzzle: str, n: int | None = None, *, solvers: Iterable[str], time_l
     that cannot run gives a run with status `error` and the others go on. Every request is checked
     before the first backend runs, so that bad input never throws a finished run away; `on_run`
     gets each run as it ends (the command line stores its row then)."""
-    p = get(puzzle)
-    params = puzzle_params(p, params)
+    p = _puzzle(puzzle)
+    typed, value = p.params(params), single_n(p, n)
     if isinstance(solvers, str) or not all(isinstance(s, str) for s in solvers):
         raise BadInput(f"solvers is a list of backend names, got {solvers!r}")
     chosen = [canonical(s) for s in solvers]
     if not chosen:
         raise BadInput("--solvers names no backend")
-    count = p.is_count(formulation or "")
-    options = checks.options(time_limit, threads, seed, count=count, verbose=verbose)
+    settings = checks.options(time_limit, threads, seed, verbose=verbose)
+    requests = []
     for solver in chosen:
-        plan(p.name, n, solver, formulation, params, count, options)
+        requests.append(plan(p, value, solver, formulation, typed, None, settings))
         known(solver)
     runs = []
-    for solver in chosen:
+    for req in requests:
         if on_start:
-            on_start(solver)
-        runs.append(run_pipeline(p.name, n, solver, options, formulation, params))
+            on_start(req.solver)
+        runs.append(run(req, settings))
         if on_run:
             on_run(runs[-1])
     return runs
+
+
+def disagreements(runs: Sequence[Run], sense: str | None) -> list[str]:
+    """Contradictions between backends: different proven optima or counts, or a solution beyond a
+    proven bound."""
+    issues = []
+    sign = 1 if sense == "min" else -1
+    for a in runs:
+        for b in runs:
+            ra, rb = a.result, b.result
+            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
+                continue
+            if ra.count is not None or rb.count is not None:
+                if ra.status == rb.status == Status.COMPLETE and ra.count != rb.count and ra.solver < rb.solver:
+                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
+                continue
+            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
+            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
+                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
+                              f"{clean_number(rb.objective)}")
+            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
+                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
+                              f"bound {clean_number(rb.bound)}")
+            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
+                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
+    return issues
+
+
+@dataclass
+class Verification:
+    """What `verify` finds: the checker's verdict on a saved solution, the claims of its record that
+    the checker's measure does not bear out, and the solution drawn (when valid, and not a count's)."""
+
+    verdict: Verdict
+    false_claims: list[str] = field(default_factory=list)
+    drawing: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.verdict.ok and not self.false_claims
+
+
+def _read_record(file: str | Path) -> Any:
+    try:
+        return json.loads(Path(file).read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"no such file: {file}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise BadInput(f"{file} is not JSON ({str(e).splitlines()[0]})") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
+
+
+def verify(puzzle: PuzzleName, file: str | Path, n: int | str | None = None, **params: Any) -> Verification:
+    """Check a saved solution (a `solve --json` record, or the bare solution), and every claim its
+    record makes about it (`workbench verify`); `n` and `params` override the record's."""
+    p = _puzzle(puzzle)
+    data = _read_record(file)
+    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
+    if record.get("puzzle", p.name) != p.name:
+        raise BadInput(f"{file} is a record of {record['puzzle']!r}, not {p.name}")
+    value = single_n(p, n) if n is not None or not p.needs_n else record.get("n")
+    if record.get("n", value) != value:
+        raise BadInput(f"{file} is a record of n = {record['n']!r}, not {value}")
+    saved = record.get("params", {})
+    if not isinstance(saved, dict):
+        raise BadInput(f"{file}: params is not an object")
+    typed = p.params({**{k: v for k, v in saved.items() if k in {o.dest for o in p.options}}, **params})
+    p.validate(value, typed)
+    formulation = record.get("formulation")
+    if isinstance(formulation, str) and formulation in [f.name for f in p.formulations]:
+        counts = isinstance(p.question_of(formulation), Count)
+    else:       # a bare solution, or an older record: where models count
+        counts = p.sense is None or any(f.counts for f in p.models)
+    counting = counts and isinstance(record["solution"], list)     # a count's examples
+    verdict = _checked(p, value, record["solution"], typed, counting)
+    if verdict.message.startswith("malformed"):
+        raise BadInput(f"{file}: {verdict.message}")
+    drawing = p.render(value, record["solution"], typed) if verdict.ok and not counting else ""
+    false_claims = [] if not verdict.ok else _false_claims(p, value, record, verdict, typed, counting)
+    return Verification(verdict, false_claims, drawing)
+
+
+def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
+    """The checker's verdict; a solution it cannot even read is malformed."""
+    try:
+        if counting:
+            if not isinstance(solution, list):
+                return Verdict(False, "malformed solution: a count's examples are a list")
+            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
+            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
+        return puzzle.check(n, solution, params)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
+
+
+def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any], verdict: Verdict,
+                  params: Any, counting: bool) -> list[str]:
+    """What a record says about a valid solution that the checker's measure and the published value
+    do not bear out (pipeline.false_claims), with `proven` and the match field, which is
+    recomputed, never trusted (nor needed: a record without it is checked all the same)."""
+    def claim(key: str, kind: tuple[type, ...]) -> Any:
+        value = record.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+            raise BadInput(f"malformed record: {key} is {value!r}")
+        return value
+
+    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
+    status_text, match = claim("status", (str,)), claim("match", (str,))
+    if status_text is None:
+        return []        # a bare solution claims nothing
+    try:
+        status = Status(status_text)
+    except ValueError:
+        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
+    formulation = str(record.get("formulation") or "")
+    claimed_request = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
+    false = false_claims(claimed_request, Result(status, objective, bound, count=count), verdict)
+    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
+        false.append(f"proven, with status {status}")
+    measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),
+                       verdict, published(puzzle.table_key(params, formulation), n))
+    if match is not None and match != measured_run.match:
+        false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
+    return false

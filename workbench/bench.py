@@ -8,12 +8,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from . import pipeline
-from .api import RESULTS
+from .models.core import OPTIMISE, Count
 from .puzzles import available
 from .puzzles.base import BadInput, BenchCase, Puzzle
 from .solvers import canonical
 from .solvers.base import Options, Status
-from .tables import append_row, finished, row_from_record
+from .tables import RESULTS, append_row, finished, row_from_record
 
 COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
            "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
@@ -24,7 +24,7 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
     import time
 
     rec = run.record()
-    cert = rec["params"].get("certificate") or {}
+    cert = rec["certificate"] or {}
     return {"label": case.label, "puzzle": case.puzzle, "n": "" if run.n is None else run.n,
             "solver": rec["solver"], "formulation": rec["formulation"], "time_limit": case.time_limit,
             "threads": rec["params"].get("threads"), "status": rec["status"],
@@ -41,8 +41,9 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
 def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) -> None:
     n = case.n
     while True:
-        options = Options(time_limit=case.time_limit, threads=threads, count=case.count)
-        run = pipeline.solve(case.puzzle, n, case.solver, options, case.formulation, case.params)
+        request = pipeline.plan(case.puzzle, n, case.solver, case.formulation, case.params,
+                                Count() if case.count else OPTIMISE)
+        run = pipeline.solve(request, Options(time_limit=case.time_limit, threads=threads))
         if case.certify is not None and run.verified:
             pipeline.certify(run, case.certify)
         row = _row(case, run)
@@ -51,7 +52,8 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
             append_row(RESULTS / f"{run.table_key}.csv", table_row)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
-        proven = run.result.status == Status.OPTIMAL and (run.verified or run.counting)
+        proven = run.result.status == Status.COMPLETE if run.request.counting else \
+            run.result.status == Status.OPTIMAL and run.verified
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return
         n += 1
@@ -88,11 +90,12 @@ def fastest_proving(puzzle: Puzzle, rows: list[dict[str, str]]) -> str | None:
     records = {case.label for case in puzzle.bench_cases() if case.store}
     proven: dict[str, list[tuple[int, float]]] = {}
     for r in rows:
-        if r["puzzle"] != puzzle.name or (not puzzle.counts and r["formulation"] in puzzle.count_formulations):
+        counts = puzzle.sense is None
+        if r["puzzle"] != puzzle.name or (not counts and r["formulation"] in puzzle.counting_formulations):
             continue
         if r["label"] in records:
             continue
-        if r["proven"] == "True" and (r["verified"] == "True" or puzzle.counts):
+        if r["proven"] == "True" and (r["verified"] == "True" or counts):
             proven.setdefault(r["solver"], []).append((int(r["n"] or 0), float(r["seconds"])))
     if not proven:
         return None

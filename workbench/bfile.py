@@ -1,7 +1,8 @@
 """OEIS b-files of the workbench's own terms: `n a(n)` lines, proven terms only, read from the
 results tables, after comment lines that give the command and the method.
 
-A term is written only when a row of the sequence's table proves it (status optimal; for a
+A term is written only when a row of the sequence's table proves it (status optimal, or complete
+for a count, as `optimal` in rows stored before counts had a status of their own; for a
 minimisation also a solution the checker verified), and only the unbroken run from the first index:
 a b-file holds consecutive terms. Published values are never written in place of computed ones.
 """
@@ -48,7 +49,8 @@ def proven_terms(seq: Sequence, results_dir: str | Path = "results") -> dict[int
     """n -> a(n) from the rows that prove it; two proofs of one n that differ are an error."""
     found: dict[int, int] = {}
     for row in tables.read_rows(Path(results_dir) / seq.table):
-        if row.get("puzzle") != seq.puzzle or row.get("status") != "optimal" or not row.get(seq.answer):
+        proof = ("optimal", "complete") if seq.answer == "count" else ("optimal",)
+        if row.get("puzzle") != seq.puzzle or row.get("status") not in proof or not row.get(seq.answer):
             continue
         if row.get("setting"):              # a run with options away from the defaults asks another question
             continue

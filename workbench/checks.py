@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from . import tables
-from .models.core import HittingSet
-from .puzzles.base import NATIVE, BadInput, Puzzle
+from .models.core import HittingSet, Options
+from .puzzles.base import BadInput, Puzzle
 from .search.tasks import cluster_address
-from .solvers.base import Options
 
 MAX_SHOW = 10_000       # example solutions a count keeps (each is checked and printed)
 
@@ -55,21 +54,20 @@ def given(flag: str, check: Callable[[Any], Any], value: Any) -> Any:
         raise BadInput(f"{flag}: {e}") from None
 
 
-def options(time_limit: float | None = 60.0, threads: int = 2, seed: int = 0, count: bool = False,
-            show: int = 0, cluster: str | None = None, fresh: bool = False, verbose: bool = False,
-            quiet: bool = True) -> Options:
-    """A run's Options, each value checked as the command line checks its flag."""
+def options(time_limit: float | None = 60.0, threads: int = 2, seed: int = 0, cluster: str | None = None,
+            fresh: bool = False, verbose: bool = False, quiet: bool = True) -> Options:
+    """A run's Options, each value checked as the command line checks its flag (a count's --show
+    belongs to its question, Count)."""
     return Options(time_limit=None if time_limit is None else given("time_limit", TIME_LIMIT, time_limit),
                    threads=given("threads", THREADS, threads), seed=given("seed", SEED, seed),
-                   count=count, show=given("show", SHOW, show),
                    cluster=None if cluster is None else given("cluster", cluster_address, cluster),
                    fresh=bool(fresh), verbose=bool(verbose), quiet=bool(quiet))
 
 
-def applicable(puzzle: Puzzle, params: Any, formulation: str, options: Options) -> None:
+def applicable(puzzle: Puzzle[Any], params: Any, formulation: str, options: Options) -> None:
     """Run options that this run would ignore are bad input: --cluster and --fresh belong to the
-    native searches that run on the task layer. (--show is a flag of `count` alone.)"""
-    on_tasks = formulation == NATIVE and puzzle.task_layer(params)
+    search methods that run on the task layer. (--show is a flag of `count` alone.)"""
+    on_tasks = formulation in puzzle.methods and puzzle.task_layer(params)
     for flag, set_ in (("--cluster", options.cluster is not None), ("--fresh", options.fresh)):
         if set_ and not on_tasks:
             raise BadInput(f"{flag} applies to the native searches that run on the task layer "
@@ -77,9 +75,9 @@ def applicable(puzzle: Puzzle, params: Any, formulation: str, options: Options) 
                            f"not to this {puzzle.name} run ({formulation})")
 
 
-def certifiable(puzzle: Puzzle, n: int | None, formulation: str, params: Any) -> None:
+def certifiable(puzzle: Puzzle[Any], n: int | None, formulation: str, params: Any) -> None:
     """--certify refutes a hitting set's lower bound: any other model is refused before the solve."""
-    if formulation == NATIVE:
+    if formulation in puzzle.methods:
         raise BadInput(f"--certify handles hitting-set models; {puzzle.name}'s native search has none")
     model = puzzle.build(n, formulation, params).model
     if not isinstance(model, HittingSet):

@@ -15,15 +15,16 @@ from rich.table import Table
 
 from . import api, checks, frames, pipeline, tables
 from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
-from .puzzles import available, get, published
-from .puzzles.base import BadInput, Puzzle, Verdict
+from .models.core import Count, Optimise
+from .puzzles import available, get
+from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.tasks import JournalBusy, cluster_address
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
-from .solvers.base import Options, Result, Status, Unavailable, clean_number
+from .solvers.base import Options, Status, Unavailable
+from .tables import RESULTS
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False)
-RESULTS = Path("results")
 
 
 class Parser(argparse.ArgumentParser):
@@ -135,12 +136,12 @@ def _by_model(args: argparse.Namespace, command: str) -> bool:
     return args.model is not None
 
 
-def _puzzle_options():
-    seen = {}
+def _puzzle_options() -> list[PuzzleOption]:
+    seen: dict[str, PuzzleOption] = {}
     for puzzle in available():
         for opt in puzzle.options:
             seen.setdefault(opt.flag, opt)
-    return seen.values()
+    return list(seen.values())
 
 
 def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
@@ -162,29 +163,8 @@ def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
     return given
 
 
-def _params(args: argparse.Namespace, puzzle: Puzzle) -> Any:
-    """The puzzle's typed parameters from its flags and `--set KEY=VALUE`."""
-    return api.puzzle_params(puzzle, _given(args, puzzle))
-
-
-def _options(args: argparse.Namespace, count: bool = False) -> Options:
-    return checks.options(args.time_limit, args.threads, args.seed, count, getattr(args, "show", 0) if count else 0,
-                          args.cluster, args.fresh, args.verbose, args.quiet)
-
-
-def _single_n(args: argparse.Namespace, puzzle: Puzzle) -> int | None:
-    if not puzzle.needs_n:
-        if args.n is not None:
-            raise BadInput(f"{puzzle.name} takes no --n")
-        return None
-    if args.n is None:
-        raise BadInput(f"{puzzle.name} needs --n")
-    try:
-        n = int(args.n)
-    except ValueError:
-        raise BadInput(f"--n must be an integer, got '{args.n}'") from None
-    puzzle.validate(n)
-    return n
+def _options(args: argparse.Namespace) -> Options:
+    return checks.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose, args.quiet)
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -195,7 +175,7 @@ def cmd_list(args) -> int:
                         ("question", 3)):
         table.add_column(name, no_wrap=ratio is None, ratio=ratio)
     for p in available():
-        formulations = [f.name for f in p.formulations] + (["native search"] if p.native_search else [])
+        formulations = [f.name for f in p.models] + [f"{m} (search)" for m in p.methods]
         table.add_row(p.name, f"{p.n_min}..{p.n_max}" if p.needs_n else "-", p.default_solver,
                       ", ".join(formulations), p.title)
     out.print(table)
@@ -211,39 +191,34 @@ def cmd_solvers(args) -> int:
     return 0
 
 
-def _run_one(args, puzzle: Puzzle, n: int | None, solver: str, count: bool = False) -> pipeline.Run:
-    return pipeline.solve(puzzle.name, n, solver, _options(args, count), args.formulation, _params(args, puzzle))
-
-
 def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> None:
     rec, r = run.record(), run.result
     head = f"{puzzle.name}" + (f" N={run.n}" if run.n is not None else "")
     out.print(f"[bold]{head}[/]  solver {r.solver} ({r.solver_version or '?'})  formulation {run.formulation}")
-    what = "count" if run.counting else "value"
+    what = "count" if run.request.counting else "value"
     value = run.value
     proven = "proven" if r.proven else "not proven"
     out.print(f"{what} {value if value is not None else '-'}   status {r.status} ({proven})   "
               f"bound {rec['bound'] if rec['bound'] is not None else '-'}   time {rec['seconds']:.2f} s "
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
-    if r.count is not None and not run.counting:
+    if r.count is not None and not run.request.counting:
         out.print(f"optimal solutions counted: {r.count}")
     if r.message:
         out.print(f"note: {r.message}", markup=False)
-    if show_drawing and r.solution is not None:
-        drawings = r.solution if run.counting else [r.solution]
+    if show_drawing and run.solution is not None:
+        drawings = run.solution if run.request.counting else [run.solution]
         for i, s in enumerate(drawings):
             out.print(("\n" if i else "") + puzzle.render(run.n, s, run.params), markup=False)
     if run.verdict is not None:
         mark = "[green]verified[/]" if run.verified else "[red]REJECTED[/]"
         out.print(f"check: {mark}: {run.verdict.message}")
-    cert = r.params.get("certificate")
+    cert = r.certificate
     if cert:
-        out.print(f"certificate: no solution below {cert['lower_bound']}: {cert['verdict']} "
-                  f"(CaDiCaL refutes {cert['clauses']} clauses; its trimmed proof uses {cert['core_clauses']} "
-                  f"of them in {cert['proof_lines']} lemmas, "
-                  f"checked by {cert.get('checker', 'drup')} in "
-                  f"{cert['check_seconds'] + cert.get('drup_seconds', 0):.1f} s; "
-                  f"proof sha256 {cert['proof_sha256'] or '-'})")
+        out.print(f"certificate: no solution below {cert.lower_bound}: {cert.verdict} "
+                  f"(CaDiCaL refutes {cert.clauses} clauses; its trimmed proof uses {cert.core_clauses} "
+                  f"of them in {cert.proof_lines} lemmas, "
+                  f"checked by {cert.checker} in {cert.check_seconds + cert.drup_seconds:.1f} s; "
+                  f"proof sha256 {cert.proof_sha256 or '-'})")
     if run.published is not None:
         pub = run.published
         out.print(f"published: {pub.value} ({pub.status}; {pub.source})   match: {run.match or '-'}")
@@ -254,22 +229,22 @@ def cmd_solve(args, count: bool = False) -> int:
         from . import usermodel
         return usermodel.command(args, "solve", sys.modules[__name__])
     puzzle = get(args.puzzle)
-    solver = api.pick_solver(puzzle, args.solver, count, args.formulation)
-    n = _single_n(args, puzzle)
-    params = _params(args, puzzle)
-    _, formulation = pipeline.plan(puzzle.name, n, solver, args.formulation, params, count, _options(args, count))
+    question = Count(args.show) if count else Optimise()
+    settings = _options(args)
+    request = api.request(puzzle, args.n, args.solver, args.formulation, question, _given(args, puzzle), settings)
     if getattr(args, "certify", None):
-        checks.certifiable(puzzle, n, formulation, params)
+        checks.certifiable(puzzle, request.n, request.formulation, request.params)
     png = writable(args.png) if getattr(args, "png", None) else None
-    run = _run_one(args, puzzle, n, solver, count)
+    run = api.run(request, settings)
+    n = request.n
     if getattr(args, "certify", None):
         pipeline.certify(run, args.certify)
     if args.json:
         print(json.dumps(run.record(), default=str))
     else:
         _print_run(run, puzzle)
-    if png is not None and run.result.solution is not None:
-        puzzle.png(n, run.result.solution, str(png), run.params)
+    if png is not None and run.solution is not None:
+        puzzle.png(n, run.solution, str(png), run.params)
         if not args.json:
             out.print(f"drawing written to {png}")
     return 0 if run.result.status != Status.ERROR else 1
@@ -294,13 +269,12 @@ def _rows_printed(label: str, total: int, quiet: bool = False) -> Iterator[api.O
 
 def cmd_table(args) -> int:
     puzzle = get(args.puzzle)
-    ns = api.n_values(puzzle, args.n)
-    solver = api.pick_solver(puzzle, args.solver)
-    params = _params(args, puzzle)
-    formulation = api.table_formulation(puzzle, solver, args.formulation, params, ns, _options(args))
-    path = checks.table_file(api.table_path(puzzle, params, formulation, args.output, args.results_dir))
-    with _rows_printed(f"{path.stem} with {solver}", len(ns), args.json) as show:
-        runs = api.run_table(puzzle, ns, solver, _options(args), formulation, params, path, args.redo, show)
+    planned, settings = api.table_request(puzzle, args.n, args.solver, formulation=args.formulation,
+                                          output=args.output, results_dir=args.results_dir, settings=_options(args),
+                                          **_given(args, puzzle))
+    path = planned.path
+    with _rows_printed(f"{path.stem} with {planned.solver}", len(planned.requests), args.json) as show:
+        runs = api.run_table(planned, settings, args.redo, show)
     if args.json:
         print(json.dumps([run.record() for run in runs], default=str))
     else:
@@ -311,20 +285,19 @@ def cmd_table(args) -> int:
 def cmd_showcase(args) -> int:
     from . import showcase
 
-    cases = [case for case in showcase.CASES if not args.puzzle or case.puzzle in args.puzzle]
+    cases = [case for case in showcase.cases() if not args.puzzle or case.puzzle in args.puzzle]
     if not cases:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
     folder = checks.folder(args.results_dir) if args.results_dir else showcase.run_folder()
     checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
-    for case in cases:        # every table's file is checked before the first is computed
-        api.table_request(case.puzzle, case.n, case.solver, results_dir=folder, **case.params)
+    planned = [api.table_request(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
+                                 results_dir=folder, **case.params)
+               for case in cases]     # every table (its file too) is checked before the first is computed
     lines, failures = [], []
-    for case in cases:
-        ns = api.n_values(get(case.puzzle), case.n)
+    for case, (table, settings) in zip(cases, planned):
         out.print(f"\n[bold]table {case.name}[/]" + (f" --n {case.n}" if case.n else ""))
-        with _rows_printed(case.name, len(ns)) as show:
-            runs = api.table(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
-                             results_dir=folder, redo=True, on_row=show, **case.params)
+        with _rows_printed(case.name, len(table.requests)) as show:
+            runs = api.run_table(table, settings, redo=True, on_row=show)
         lines.append(showcase.summary(case, runs))
         tables.append_row(folder / "summary.csv", lines[-1], showcase.SUMMARY_COLUMNS)
         failures += [run for run in runs if showcase.differs_from_proven(run)]
@@ -335,31 +308,6 @@ def cmd_showcase(args) -> int:
                   f"{run.value} against {run.published.value if run.published else '-'}")
     out.print("every proven published value matched" if not failures else f"{len(failures)} mismatch(es)")
     return 1 if failures else 0
-
-
-def disagreements(runs: Sequence[pipeline.Run], sense: str) -> list[str]:
-    """Contradictions between backends: different proven optima, or a solution beyond a proven bound."""
-    issues = []
-    sign = 1 if sense == "min" else -1
-    for a in runs:
-        for b in runs:
-            ra, rb = a.result, b.result
-            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
-                continue
-            if ra.count is not None or rb.count is not None:
-                if ra.status == rb.status == Status.OPTIMAL and ra.count != rb.count and ra.solver < rb.solver:
-                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
-                continue
-            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
-            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
-                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
-                              f"{clean_number(rb.objective)}")
-            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
-                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
-                              f"bound {clean_number(rb.bound)}")
-            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
-                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
-    return issues
 
 
 def _store(path: Path, run: pipeline.Run) -> None:
@@ -373,19 +321,17 @@ def cmd_compare(args) -> int:
     if args.solvers is None:
         raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
-    n = _single_n(args, puzzle)
-    count = puzzle.is_count(args.formulation or "")
+    n = api.single_n(puzzle, args.n)
     path = checks.table_file(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose,
                        on_start=lambda solver: err.print(f"running {solver} ..."),
-                       on_run=lambda run: _store(path, run),
-                       **_given(args, puzzle))
-    view = frames.comparison(runs).rename(columns={"value": "count" if count else "objective"})
+                       on_run=lambda run: _store(path, run), **_given(args, puzzle))
+    view = frames.comparison(runs).rename(columns={"value": "count" if runs[0].request.counting else "objective"})
     table = frames.rich_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
     out.print(table)
-    issues = disagreements(runs, puzzle.sense)
+    issues = api.disagreements(runs, puzzle.sense)
     for issue in issues:
         out.print(f"[red]DISAGREEMENT[/]: {issue}")
     if not issues:
@@ -401,17 +347,16 @@ def cmd_export(args) -> int:
     puzzle = get(args.puzzle)
     if args.bfile or not args.format:
         return _export_bfile(args, puzzle)
-    n = _single_n(args, puzzle)
-    params = _params(args, puzzle)
+    n = api.single_n(puzzle, args.n)
     if args.solver:
         known(args.solver)       # the format picks the formulation; a wrong name is still an error
     made_for = next(name for name in BACKENDS if args.format in backend_class(name).exports)
-    _, formulation = pipeline.plan(puzzle.name, n, made_for, args.formulation, params)
+    request = pipeline.plan(puzzle, n, made_for, args.formulation, _given(args, puzzle))
     try:
         data = [data_file(args.output, args.format)] if args.format in MODEL_AND_DATA else []
         for target in [args.output, *data]:
             writable(target)
-        model = puzzle.build(n, formulation, params).model
+        model = puzzle.build(n, request.formulation, request.params).model
         files = mathprog.write(model, args.output) if args.format == "mathprog" else \
             write(model, args.format, args.output)
     except ValueError as e:
@@ -434,86 +379,16 @@ def _export_bfile(args, puzzle: Puzzle) -> int:
 def cmd_verify(args) -> int:
     """Check a saved solution, and every claim its record makes about it."""
     puzzle = get(args.puzzle)
-    try:
-        data = json.loads(Path(args.file).read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"no such file: {args.file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise BadInput(f"{args.file} is not JSON ({str(e).splitlines()[0]})") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {args.file}: {e.strerror or e}") from None
-    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
-    if record.get("puzzle", puzzle.name) != puzzle.name:
-        raise BadInput(f"{args.file} is a record of {record['puzzle']!r}, not {puzzle.name}")
     if args.solver:
         known(args.solver)       # verify runs no backend, but a wrong name is still an error
-    n = _single_n(args, puzzle) if args.n is not None or not puzzle.needs_n else record.get("n")
-    if record.get("n", n) != n:
-        raise BadInput(f"{args.file} is a record of n = {record['n']!r}, not {n}")
-    saved = record.get("params", {})
-    if not isinstance(saved, dict):
-        raise BadInput(f"{args.file}: params is not an object")
-    params = api.puzzle_params(puzzle, {**{k: v for k, v in saved.items() if k in {o.dest for o in puzzle.options}},
-                                        **_given(args, puzzle)})
-    puzzle.validate(n, params)
-    counting = puzzle.can_count and isinstance(record["solution"], list)     # a count's examples
-    verdict = _checked(puzzle, n, record["solution"], params, counting)
-    if verdict.message.startswith("malformed"):
-        raise BadInput(f"{args.file}: {verdict.message}")
-    if verdict.ok and not counting:
-        out.print(puzzle.render(n, record["solution"], params), markup=False)
-    false_claims = [] if not verdict.ok else _false_claims(puzzle, n, record, verdict, params, counting)
-    for claim in false_claims:
+    found = api.verify(puzzle, args.file, args.n, **_given(args, puzzle))
+    if found.drawing:
+        out.print(found.drawing, markup=False)
+    for claim in found.false_claims:
         out.print(f"[red]FALSE CLAIM[/]: {claim}")
-    ok = verdict.ok and not false_claims
-    out.print("[green]valid[/]: " if ok else "[red]INVALID[/]: ", end="")
-    out.print(verdict.message, markup=False)
-    return 0 if ok else 1
-
-
-def _checked(puzzle: Puzzle, n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
-    """The checker's verdict; a solution it cannot even read is malformed."""
-    try:
-        if counting:
-            if not isinstance(solution, list):
-                return Verdict(False, "malformed solution: a count's examples are a list")
-            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
-            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
-        return puzzle.check(n, solution, params)
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
-        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
-
-
-def _false_claims(puzzle: Puzzle, n: int | None, record: dict[str, Any], verdict: Verdict,
-                  params: Any, counting: bool) -> list[str]:
-    """What a record says about a valid solution that the checker's measure and the published value
-    do not bear out (pipeline.false_claims), with `proven` and the match field, which is
-    recomputed, never trusted (nor needed: a record without it is checked all the same)."""
-    def claim(key: str, kind: tuple[type, ...]) -> Any:
-        value = record.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
-            raise BadInput(f"malformed record: {key} is {value!r}")
-        return value
-
-    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
-    status_text, match = claim("status", (str,)), claim("match", (str,))
-    if status_text is None:
-        return []        # a bare solution claims nothing
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
-    claimed = Result(status, objective, bound, count=count)
-    false = pipeline.false_claims(puzzle, n, claimed, verdict, params, counting, str(record.get("formulation") or ""))
-    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE):
-        false.append(f"proven, with status {status}")
-    table_key = puzzle.table_key(params, str(record.get("formulation") or ""))
-    run = pipeline.Run(puzzle.name, n, "", Result(status, verdict.objective if not counting else None, bound,
-                                                  count=count),
-                       verdict, published(table_key, n), params=params, counting=counting)
-    if match is not None and match != run.match:
-        false.append(f"match {match!r}, but the measured value gives {run.match!r}")
-    return false
+    out.print("[green]valid[/]: " if found.ok else "[red]INVALID[/]: ", end="")
+    out.print(found.verdict.message, markup=False)
+    return 0 if found.ok else 1
 
 
 def cmd_plot(args) -> int:

@@ -135,7 +135,7 @@ def comparison(runs: Iterable[Any]) -> pd.DataFrame:
                      "verified": run.verified})
         rows += [{"solver": f"  {r['racer']}", "version": "", "status": r["status"],
                   "value": clean_number(r["objective"]), "bound": clean_number(r["bound"]),
-                  "seconds": r["seconds"], "verified": ""} for r in rec["params"].get("racers", [])]
+                  "seconds": r["seconds"], "verified": ""} for r in rec.get("racers") or []]
     df = pd.DataFrame(rows, columns=["solver", *COMPARISON]).astype(object)
     return df.pivot_table(index="solver", values=COMPARISON, aggfunc="last", sort=False, dropna=False)[COMPARISON]
 

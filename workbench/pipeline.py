@@ -1,34 +1,75 @@
-"""One run, end to end: generate the model, solve it in a worker, decode, check independently."""
+"""One run, end to end: generate the model, solve it in a worker, decode, check independently.
+
+`plan()` checks a request once and makes it a typed `Request` (the puzzle object, n, the typed
+params, the backend, the formulation and the question); everything after it takes the Request,
+so no later step looks the puzzle up or parses its parameters again."""
 from __future__ import annotations
 
 import json
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from .checks import applicable
-from .models.core import NativeTask
+from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
-from .puzzles.base import NATIVE, BadInput, Published, Puzzle, Verdict
-from .solvers import backend_class, canonical, split_name
+from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
+from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 
 
+@dataclass(frozen=True)
+class Request(Generic[P]):
+    """A run's request, checked: what plan() returns and what every later step takes."""
+
+    puzzle: Puzzle[P]
+    n: int | None
+    params: P
+    solver: str                         # canonical backend name
+    formulation: str                    # a model formulation, or a search method (the native backend's)
+    question: Question = OPTIMISE
+
+    @property
+    def counting(self) -> bool:
+        return isinstance(self.question, Count)
+
+    @property
+    def variant(self) -> str:
+        """The results table the run belongs to."""
+        return self.puzzle.variant(self.params, self.formulation)
+
+
 @dataclass
 class Run:
-    puzzle: str
-    n: int | None
-    formulation: str
+    request: Request[Any]
     result: Result
     verdict: Verdict | None
     published: Published | None
     generate_seconds: float = 0.0
-    params: Any = None                  # the puzzle's typed Params
-    table_key: str = ""
-    counting: bool = False        # the answer is the count of solutions, not the objective
+
+    @property
+    def puzzle(self) -> str:
+        return self.request.puzzle.name
+
+    @property
+    def n(self) -> int | None:
+        return self.request.n
+
+    @property
+    def formulation(self) -> str:
+        return self.request.formulation
+
+    @property
+    def params(self) -> Any:
+        """The puzzle's typed Params."""
+        return self.request.params
+
+    @property
+    def table_key(self) -> str:
+        return self.request.variant
 
     @property
     def verified(self) -> bool:
@@ -53,7 +94,7 @@ class Run:
     @property
     def solution(self) -> Any:
         """The checked solution (for a count, the example solutions); None if there is none."""
-        return self.result.solution
+        return self.result.examples if self.request.counting else self.result.solution
 
     @property
     def seconds(self) -> float:
@@ -63,15 +104,14 @@ class Run:
         """The solution drawn as text, as `solve` prints it."""
         if self.solution is None:
             return ""
-        puzzle = get(self.puzzle)
-        drawings = self.solution if self.counting else [self.solution]
-        return "\n\n".join(puzzle.render(self.n, s, self.params) for s in drawings)
+        drawings = self.solution if self.request.counting else [self.solution]
+        return "\n\n".join(self.request.puzzle.render(self.n, s, self.params) for s in drawings)
 
     def png(self, path: str | Path) -> str:
         """The solution drawn as a PNG at `path` (returned)."""
         if self.solution is None:
             raise BadInput(f"{self.puzzle}: this run has no solution to draw")
-        get(self.puzzle).png(self.n, self.solution, str(path), self.params)
+        self.request.puzzle.png(self.n, self.solution, str(path), self.params)
         return str(path)
 
     def line(self) -> str:
@@ -86,7 +126,7 @@ class Run:
     def value(self) -> float | int | None:
         """The run's answer: the count for counting runs, else the objective."""
         r = self.result
-        return r.count if self.counting else clean_number(r.objective)
+        return r.count if self.request.counting else clean_number(r.objective)
 
     @property
     def match(self) -> str:
@@ -94,11 +134,11 @@ class Run:
         pub, value, r = self.published, self.value, self.result
         if pub is None or value is None or r.status == Status.ERROR:
             return ""
-        if self.counting:
-            if r.status != Status.OPTIMAL:
+        if self.request.counting:
+            if r.status != Status.COMPLETE:
                 return "partial count"
             return "yes" if value == pub.value else "DIFFERS"
-        better = value < pub.value if get(self.puzzle).sense == "min" else value > pub.value
+        better = value < pub.value if self.request.puzzle.sense == "min" else value > pub.value
         if value == pub.value:
             return "yes" if r.status == Status.OPTIMAL else "equal, not proven"
         if r.status == Status.OPTIMAL:
@@ -111,61 +151,83 @@ class Run:
         r = self.result
         return {
             "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
-            "setting": get(self.puzzle).setting(self.params),
+            "setting": self.request.puzzle.setting(self.params),
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
             "count": r.count, "seconds": self.seconds,
             "generate_seconds": round(self.generate_seconds, 3),
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
             "solver_version": r.solver_version,
-            "params": {**r.params, **get(self.puzzle).params(self.params).changed()},
+            "params": {**r.params, **self.params.changed()},
+            "racers": None if r.racers is None else [asdict(racer) for racer in r.racers],
+            "certificate": None if r.certificate is None else asdict(r.certificate),
             "published": None if self.published is None else self.published.value,
             "published_status": None if self.published is None else self.published.status,
             "match": self.match, "check": None if self.verdict is None else self.verdict.message,
-            "message": r.message, "solution": r.solution,
+            "message": r.message, "solution": self.solution,
         }
 
 
-def plan(puzzle_name: str, n: int | None, solver: str, formulation: str | None = None,
-         params: Any = None, count: bool = False, options: Options | None = None) -> tuple[str, str]:
+def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
+         formulation: str | None = None, params: Any = None, question: Question | None = OPTIMISE,
+         options: Options | None = None) -> Request[Any]:
     """Every check a run's request must pass before anything is solved (so that no command loses
-    a result to bad input found afterwards), `options` included when given (checks.applicable):
-    returns the canonical solver and the formulation."""
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
-    puzzle.validate(n, params)
-    solver = canonical(solver)
-    native = NativeTask in backend_class(split_name(solver)[0]).kinds
+    a result to bad input found afterwards), made once per run: the Request. `solver` None: the
+    puzzle's default for the question; `question` None: the formulation's own (tables, compare);
+    `options`, when given, are checked too (checks.applicable)."""
+    if solver is not None and not isinstance(solver, str):
+        raise BadInput(f"solver is a backend's name, got {solver!r}")
+    p = puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
+    typed = p.params(params)
+    p.validate(n, typed)
+    if question is None:
+        question = p.question_of(formulation or p.formulation_for(canonical(solver or p.default_solver)))
+    count = isinstance(question, Count)
+    counting = p.counting_formulations if count and p.sense is not None else []   # counts of a puzzle that optimises
+    if count and p.sense is not None and not counting:
+        raise BadInput(f"{p.name} is not a counting puzzle")
+    if counting and solver is None:     # the registry's first backend that enumerates the counting formulation
+        solver = first_counting(searches=(formulation if formulation in counting else counting[0]) in p.methods)
+    chosen = canonical(solver or p.default_solver)
+    native = backend_class(split_name(chosen)[0]).runs_searches()
+    if counting:
+        usable = [f for f in counting if (f in p.methods) == native]
+        if not usable or formulation not in (None, *usable):
+            raise BadInput(f"{p.name} counts with the {'/'.join(counting)} formulation "
+                           f"({'a search method' if counting[0] in p.methods else 'a model'})")
+        formulation = formulation or usable[0]
     if native:
-        if puzzle.native_search is None:
-            raise BadInput(f"{puzzle.name} has no native search backend")
-        if formulation not in (None, NATIVE):
-            raise BadInput(f"{puzzle.name}: the native search takes no --formulation")
-    formulation = formulation or puzzle.formulation_for(solver, count, native)
-    if not native and formulation not in [f.name for f in puzzle.formulations] + ["default"]:
-        raise BadInput(f"{puzzle.name}: unknown formulation '{formulation}' "
-                       f"(known: {', '.join(f.name for f in puzzle.formulations)})")
-    puzzle.validate_run(params, formulation)
+        formulation, typed = p.choose_method(n, typed, formulation)
+        if not count and p.sense is not None and formulation in p.counting_formulations:
+            raise BadInput(f"{p.name}: the {formulation} method counts (the count command)")
+        p.validate(n, typed)
+    else:
+        models = [f.name for f in p.models]
+        if formulation in p.methods:
+            raise BadInput(f"{p.name}: {formulation} is a search method; the native search backend runs it")
+        formulation = formulation or p.formulation_for(chosen, count)
+        if formulation not in models + ["default"]:
+            raise BadInput(f"{p.name}: unknown formulation '{formulation}' (known: {', '.join(models)})")
+    p.validate_run(typed, formulation)
     if options is not None:
-        applicable(puzzle, params, formulation, options)
-    return solver, formulation
+        applicable(p, typed, formulation, options)
+    return Request(p, n, typed, chosen, formulation, question)
 
 
-def solve(puzzle_name: str, n: int | None, solver: str, options: Options,
-          formulation: str | None = None, params: Any = None) -> Run:
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
-    solver, formulation = plan(puzzle_name, n, solver, formulation, params, options.count, options)
+def solve(request: Request[Any], options: Options) -> Run:
+    """The request run end to end: build, solve in a worker, decode, check."""
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
     t0 = time.perf_counter()
-    built = puzzle.build(n, formulation, params)
+    built = puzzle.build(n, request.formulation, params)
     generated = time.perf_counter() - t0
-    result = run_backend(solver, built.model, options)
-    if result.solution is None and result.values is not None:
-        result.solution = [built.decode(v) for v in result.values] if options.count and formulation != NATIVE \
-            else built.decode(result.values)
-    verdict = _check(puzzle, n, result, options, params)
-    return Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
-               generated, params, puzzle.variant(params, formulation), counting=options.count)
+    result = run_backend(request.solver, built.model, options, request.question)
+    if counting:
+        if result.examples is None and result.values is not None:
+            result.examples = [built.decode(v) for v in result.values]
+    elif result.solution is None and result.values is not None:
+        result.solution = built.decode(result.values)
+    verdict = _check(request, result)
+    return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
 
 
 class BadRow(ValueError):
@@ -185,45 +247,43 @@ def _row_number(row: dict[str, str], key: str) -> float | None:
     return value
 
 
-def stored(puzzle_name: str, n: int | None, row: dict[str, str], params: Any, count: bool = False,
-           strict: bool = False) -> Run:
+def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> Run:
     """A run read back from a results table row; its solution goes through the checker again, so a
     stored row counts only as much as a fresh one would. BadRow when a field cannot be read, and,
-    `strict`, when the row is no answer after all or claims what `false_claims` finds false (a
-    table then recomputes its N)."""
-    puzzle = get(puzzle_name)
-    params = puzzle.params(params)
+    `strict` (a table that skips the rows it has), when the row is no answer or claims what does
+    not hold (false_claims)."""
     try:
         status = Status(row.get("status") or "error")
         count_value = int(row["count"]) if row.get("count") else None
         solution = json.loads(row["solution"]) if row.get("solution") else None
     except (ValueError, RecursionError) as e:     # an unknown status, a count past int's digits, bad JSON
         raise BadRow(f"{str(e).splitlines()[0][:80]}") from None
-    result = Result(status, _row_number(row, "objective"), _row_number(row, "bound"), solution=solution,
-                    count=count_value, solver=row.get("solver", ""),
-                    solver_version=row.get("solver_version", ""), total_seconds=_row_number(row, "seconds") or 0.0,
+    if request.counting and status == Status.OPTIMAL:
+        status = Status.COMPLETE        # a complete count, as rows stored it before it had a status of its own
+    result = Result(status, _row_number(row, "objective"), _row_number(row, "bound"),
+                    solution=None if request.counting else solution, examples=solution if request.counting else None,
+                    count=count_value, solver=row.get("solver", ""), solver_version=row.get("solver_version", ""),
+                    total_seconds=_row_number(row, "seconds") or 0.0,
                     params={k: _row_number(row, k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
     claimed = Result(status, result.objective, result.bound, count=count_value)
-    verdict = _check(puzzle, n, result, Options(count=count), params)
-    formulation = row.get("formulation", "")
-    run = Run(puzzle.name, n, formulation, result, verdict, published(puzzle.table_key(params, formulation), n),
-              0.0, params, puzzle.variant(params, formulation), counting=count)
-    if not strict:
-        return run
-    false = false_claims(puzzle, n, claimed, verdict, params, count, formulation)
+    verdict = _check(request, result)
+    request = replace(request, formulation=row.get("formulation", ""))
+    run = Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
+                                                  request.n))
+    false = false_claims(request, claimed, verdict) if strict else []
     if false:
         raise BadRow(false[0])
-    if verdict is not None and not verdict.ok or result.status == Status.ERROR:     # no answer after all
+    if strict and (verdict is not None and not verdict.ok or result.status == Status.ERROR):    # no answer
         raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
     return run
 
 
-def false_claims(puzzle: Puzzle, n: int | None, claimed: Result, verdict: Verdict | None, params: Any,
-                 counting: bool, formulation: str = "") -> list[str]:
+def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None) -> list[str]:
     """What a record or a stored row claims that neither the checker's measure nor the published
     value bears out: its objective, `optimal` (only with a bound equal to it), a bound the solution
     beats, and a proof of a value other than a PROVEN published one. `verify` and `table` (which
     redoes such a row) share it, so no claim is taken on trust."""
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
     false = []
     measured = None if verdict is None else verdict.objective
     objective, bound, status = claimed.objective, claimed.bound, claimed.status
@@ -235,10 +295,10 @@ def false_claims(puzzle: Puzzle, n: int | None, claimed: Result, verdict: Verdic
     sign = 1 if puzzle.sense == "min" else -1
     if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
         false.append(f"bound {clean_number(bound)}, but the solution measures {clean_number(measured)}, beyond it")
-    pub = published(puzzle.table_key(params, formulation), n)
+    pub = published(puzzle.table_key(params, request.formulation), n)
     value = claimed.count if counting else (measured if measured is not None else objective)
-    if pub is not None and pub.status == "PROVEN" and status == Status.OPTIMAL and value is not None \
-            and value != pub.value:
+    proof = Status.COMPLETE if counting else Status.OPTIMAL
+    if pub is not None and pub.status == "PROVEN" and status == proof and value is not None and value != pub.value:
         false.append(f"a proof of {clean_number(value)}, but the published value {pub.value} is proven ({pub.source})")
     return false
 
@@ -251,30 +311,33 @@ def certify(run: Run, time_limit: float | None) -> None:
 
     if not run.verified or run.value is None:
         raise BadInput("--certify needs a verified solution")
-    model = get(run.puzzle).build(run.n, run.formulation, run.params).model
+    model = run.request.puzzle.build(run.n, run.formulation, run.params).model
     if not isinstance(model, HittingSet):
         raise BadInput(f"--certify handles hitting-set models; {run.puzzle} has {type(model).__name__}")
     cert = refute(model, int(run.value), time_limit)
-    run.result.params["certificate"] = cert.to_dict()
+    run.result.certificate = cert
     note = f"lower bound {cert.lower_bound} certified: {cert.verdict} ({cert.checker}, sha256 {cert.proof_sha256[:16]})"
     run.result.message = (run.result.message + "; " if run.result.message else "") + note
 
 
-def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | None:
+def _check(request: Request[Any], result: Result) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
-    if result.solution is None and result.objective is not None and not options.count \
+    puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
+    if result.solution is None and result.objective is not None and not counting \
             and result.status != Status.ERROR:      # a value without a solution is not an answer
         result.message = f"no solution came back for objective {clean_number(result.objective)}; " \
                          f"{result.message}".rstrip("; ")
         result.objective = None
         result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
-    if result.solution is None or result.status == Status.ERROR or (options.count and not result.solution):
-        return None     # nothing to check: no solution, or a count without examples
-    if options.count:
-        verdicts = [puzzle.check(n, s, params) for s in result.solution]
+    if counting:
+        if not result.examples or result.status == Status.ERROR:
+            return None     # nothing to check: a count without examples
+        verdicts = [puzzle.check(n, s, params) for s in result.examples]
         bad = [v for v in verdicts if not v.ok]
         verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")
     else:
+        if result.solution is None or result.status == Status.ERROR:
+            return None     # nothing to check: no solution
         verdict = puzzle.check(n, result.solution, params)
         if verdict.ok and verdict.objective is not None and result.objective is not None \
                 and abs(verdict.objective - result.objective) > 1e-6:
@@ -282,5 +345,5 @@ def _check(puzzle, n, result: Result, options: Options, params) -> Verdict | Non
                                      f"but the checker measures {clean_number(verdict.objective)}")
     if not verdict.ok:   # a rejected solution is never reported or stored as an answer
         result.message = f"checker rejected the solution: {verdict.message}"
-        result.status, result.solution, result.objective = Status.ERROR, None, None
+        result.status, result.solution, result.examples, result.objective = Status.ERROR, None, None, None
     return verdict

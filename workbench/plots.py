@@ -8,20 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from . import tables
-from .pipeline import BadRow, Run, stored
+from .pipeline import BadRow, Run, plan, stored
 from .puzzles import available, get
-from .puzzles.base import BadInput
+from .puzzles.base import BadInput, Picture, Puzzle
+from .tables import RESULTS
 
-RESULTS = Path("results")
-# (file name, puzzle, results table, n, params): the record boards the README shows
-BOARDS = [
-    ("squares-54.png", "squares", "squares-heuristic", 54, {"heuristic": True}),
-    ("squares-56.png", "squares", "squares-heuristic", 56, {"heuristic": True}),
-    ("magic15-pandiagonal.png", "magic15", "magic15_pandiagonal", None, {"pandiagonal": True}),
-    ("stones-5.png", "stones", "stones", 5, {}),
-]
 TIMES = "time-vs-n.png"
-GROWTH = "percolation-growth.png"
 
 
 def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]]]:
@@ -35,7 +27,7 @@ def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]
     best: dict[str, dict[int, tuple[float, bool]]] = {}
     for r in rows:
         try:
-            point, n = (float(r["seconds"]), r.get("status") == "optimal"), int(r["n"])
+            point, n = (float(r["seconds"]), r.get("status") in ("optimal", "complete")), int(r["n"])
         except ValueError:
             continue                      # a row edited by hand
         if not math.isfinite(point[0]):
@@ -87,12 +79,13 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
                 results: Path = RESULTS) -> Run:
     """The best stored solution for n in results/<table>.csv that the checker accepts again."""
     puzzle = get(puzzle_name)
+    request = plan(puzzle, n, params=params)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
     checked = []
     for r in rows:
         try:
-            run = stored(puzzle_name, n, r, params, strict=True)
+            run = stored(request, r, strict=True)
         except BadRow:
             continue
         if run.verified and run.value is not None:
@@ -104,39 +97,29 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
 
 
 def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> tuple[list[Path], list[str]]:
-    """Every picture the README shows that `results` holds the data for, written to `out`; returns
-    the files written and, for each picture left out, why."""
+    """Every picture the README shows that `results` holds the data for, written to `out` (the
+    times, then each puzzle's pictures); returns the files written and, for each picture left
+    out, why."""
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     pictures: list[tuple[str, Callable[[], Path]]] = [(TIMES, lambda: plot_times(folder / TIMES, results))]
 
-    def board(file: str, puzzle: str, table: str, n: int | None, params: dict[str, Any]) -> Callable[[], Path]:
-        return lambda: Path(best_stored(puzzle, table, n, params, results).png(str(folder / file)))
+    def draw(puzzle: Puzzle[Any], picture: Picture) -> Callable[[], Path]:
+        path = folder / picture.file
 
-    pictures += [(case[0], board(*case)) for case in BOARDS]
-    pictures.append((GROWTH, lambda: plot_percolation_growth(folder / GROWTH, results)))
+        def made() -> Path:
+            if picture.draw is not None:
+                picture.draw(results, path)
+            else:
+                best_stored(puzzle.name, picture.table, picture.n, picture.params, results).png(str(path))
+            return path
+        return made
+
+    pictures += [(picture.file, draw(puzzle, picture)) for puzzle in available() for picture in puzzle.pictures()]
     written, skipped = [], []
-    for file, draw in pictures:
+    for file, make in pictures:
         try:
-            written.append(draw())
+            written.append(make())
         except BadInput as e:
             skipped.append(f"{file}: {e}")
     return written, skipped
-
-
-def plot_percolation_growth(path: Path, results: Path = RESULTS) -> Path:
-    """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
-    from .puzzles.percolation.recursion import growth_plot
-
-    counts = {}
-    for r in tables.read_rows(results / "percolation.csv"):
-        if r.get("status") == "optimal" and r.get("count", "").isdigit() and r.get("n", "").isdigit():
-            counts[int(r["n"])] = int(r["count"])
-    terms: list[int] = []
-    while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
-        terms.append(counts[len(terms) + 1])
-    if len(terms) < 25:
-        raise BadInput(f"{results / 'percolation.csv'} holds too few counts to plot the growth "
-                       f"(`workbench table percolation --n 1..200` computes them)")
-    growth_plot(terms, str(path))
-    return path

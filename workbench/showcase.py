@@ -3,41 +3,21 @@ folder, then one summary line per table against the published values."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .pipeline import Run
+from .puzzles import available
+from .puzzles.base import ShowcaseCase
+
+Case = ShowcaseCase
 
 
-@dataclass
-class Case:
-    puzzle: str
-    n: str | None                     # the table's N, as on the command line
-    solver: str | None = None         # None: the puzzle's default
-    params: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def name(self) -> str:
-        return " ".join([self.puzzle, *(f"--{k}" if v is True else f"--{k} {v}" for k, v in self.params.items()),
-                         *([f"--solver {self.solver}"] if self.solver else [])])
-
-
-# About 5 minutes on 2 quiet cores, most of it the two proofs that need minutes: CP-SAT's of
-# stones a(3) (about 80 s) and the transfer matrix's second count of percolation a(9) (about 150 s).
-CASES = [
-    Case("enigma144", "1..12"),
-    Case("enigma82", "1..7"),
-    Case("triangles", "1..10"),
-    Case("squares", "1..24", "search"),
-    Case("stones", "1..4"),
-    Case("stones", "1..3", "cpsat"),              # the box-free position model: a CP proof of a(3)
-    Case("percolation", "1..20"),                 # the recursion: a(11..20) are the workbench's own
-    Case("percolation", "1..9", params={"counter": "transfer"}),   # the second, independent count
-    Case("percolation", "1..10", params={"permutation": True}),
-    Case("magic15", None),
-    Case("magic15", None, params={"pandiagonal": True}),
-]
+def cases() -> list[Case]:
+    """Every puzzle's showcase tables (its `showcase_cases()`), in the registry's order. All of them
+    take about 5 minutes on 2 quiet cores, most of it the two proofs that need minutes: CP-SAT's of
+    stones a(3) (about 80 s) and the transfer matrix's second count of percolation a(9) (about 150 s)."""
+    return [case for puzzle in available() for case in puzzle.showcase_cases()]
 
 
 def run_folder(root: str | Path = "runs") -> Path:

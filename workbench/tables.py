@@ -21,6 +21,7 @@ from .puzzles.base import BadInput
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
            "time_limit", "threads", "timestamp", "message", "solution", "command"]
+RESULTS = Path("results")      # the reference record: one table per variant, and bench.csv
 KEY = ("puzzle", "variant", "n", "formulation", "solver", "setting")   # setting: options away from defaults
 
 
@@ -222,7 +223,8 @@ def read_rows(path: Path) -> list[dict[str, str]]:
 def finished(row: dict[str, Any]) -> bool:
     """A row that answers its N: a proof, or a solution the checker verified; a rerun skips it."""
     status = str(row.get("status"))
-    return status in ("optimal", "infeasible") or (status == "feasible" and str(row.get("verified")) == "True")
+    proven = status in ("optimal", "complete", "infeasible")
+    return proven or (status == "feasible" and str(row.get("verified")) == "True")
 
 
 def done_keys(rows: Iterable[dict[str, str]]) -> set[tuple[str, ...]]:

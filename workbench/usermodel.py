@@ -15,7 +15,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -330,7 +330,8 @@ class FileRun:
                 "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified, "count": None,
                 "seconds": round(r.total_seconds, 3), "generate_seconds": 0.0,
                 "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
-                "solver_version": r.solver_version, "params": dict(r.params), "published": None,
+                "solver_version": r.solver_version, "params": dict(r.params),
+                "racers": None if r.racers is None else [asdict(racer) for racer in r.racers], "published": None,
                 "published_status": None, "match": "", "check": None if self.verdict is None else self.verdict.message,
                 "message": r.message, "solution": r.solution, "model": str(self.file.path),
                 "recomputed_objective": None if self.verdict is None else clean_number(self.verdict.objective)}
@@ -383,7 +384,7 @@ def command(args: Any, name: str, ui: Any) -> int:
     """`solve`, `compare` or `bench` with --model FILE: the file on the backends named, else on every
     backend here that takes its kind. `ui` is the command line module (its consoles, writable() and
     disagreements()), handed in so that this module does not import it."""
-    from . import frames, tables
+    from . import api, frames, tables
 
     cli = ui
     puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
@@ -432,7 +433,7 @@ def command(args: Any, name: str, ui: Any) -> int:
     for run in runs:
         cli.out.print(f"{run.result.solver}: {run.verdict.message if run.verdict else run.result.message or '-'}",
                       markup=False)
-    issues = cli.disagreements(runs, mf.sense)      # type: ignore[arg-type]
+    issues = api.disagreements(runs, mf.sense)      # type: ignore[arg-type]
     for issue in issues:
         cli.out.print(f"[red]DISAGREEMENT[/]: {issue}")
     if name != "solve":

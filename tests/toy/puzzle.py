@@ -14,7 +14,9 @@ class CycleCover(Puzzle):
     name = "cyclecover"
     title = "Toy: the fewest vertices touching every edge of the cycle C_n"
     n_min, n_max = 2, 60
-    formulations = (Formulation("plain", "one covering set per edge"),)
+    formulations = (Formulation("plain", "one covering set per edge"),
+                    Formulation("brute", "every set of k vertices, k = 0, 1, ...", search="toy.search:solve"),
+                    Formulation("covers", "count the covers (Lucas numbers)", counts=True, search="toy.covers:count"))
     default_solver = "maxsat"
     checker = staticmethod(check)
 

@@ -5,6 +5,7 @@ They are plain dataclasses so that they pickle cheaply into the solver's worker 
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -126,6 +127,43 @@ class NativeTask:
 
 
 Model = HittingSet | LinearModel | MaxSatModel | NativeTask
+
+
+@dataclass(frozen=True)
+class Optimise:
+    """The question of a run: the best value of the model's objective, proven where the backend can."""
+
+
+@dataclass(frozen=True)
+class Count:
+    """The question of a run: how many solutions there are (the model's projection tells them apart),
+    with `show` of them kept as examples, each of which the checker sees."""
+
+    show: int = 0
+
+
+Question = Optimise | Count
+OPTIMISE = Optimise()
+
+
+@dataclass
+class Options:
+    """A run's settings, the same for every backend and every native search (not the question)."""
+
+    time_limit: float | None = 60.0
+    threads: int = 2
+    seed: int = 0
+    verbose: bool = False
+    cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
+    fresh: bool = False                     # native searches: forget the journal of an interrupted run
+    quiet: bool = False                     # native searches: no progress on stderr
+
+    def remaining(self, since: float) -> float:
+        """The solver's own limit: what is left after the model building done since `since`
+        (a perf_counter time), so that a run ends near the limit, not past the runner's deadline."""
+        if self.time_limit is None:
+            return float("inf")
+        return max(0.1, self.time_limit - (time.perf_counter() - since))
 
 
 @dataclass(frozen=True)

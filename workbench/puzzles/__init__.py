@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import importlib
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -54,7 +53,12 @@ def available() -> list[Puzzle]:
 @cache
 def published_table(key: str) -> dict[int, Published]:
     """Published reference values, from <puzzle package>/data/<key>.csv (never printed as our own)."""
-    packages = {Path(str(sys.modules[type(p).__module__].__file__)).parent for p in available()}
+    packages = set()
+    for target in REGISTRY.values():     # the packages' folders, without making a puzzle of each
+        try:
+            packages.add(Path(str(importlib.import_module(target.split(":")[0]).__file__)).parent)
+        except ImportError:
+            pass
     paths = sorted(path for package in packages if (path := package / "data" / f"{key}.csv").is_file())
     if not paths:
         return {}

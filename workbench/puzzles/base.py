@@ -11,9 +11,10 @@ import argparse
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from pathlib import Path
+from typing import Any, Generic, Self, TypeVar
 
-from ..models.core import Built, NativeTask, Sense
+from ..models.core import OPTIMISE, Built, Count, NativeTask, Question, Sense
 
 
 class BadInput(Exception):
@@ -29,7 +30,7 @@ class Verdict:
     objective: float | None = None      # the objective the checker itself measured on the solution
 
 
-NATIVE = "native"     # the formulation of a puzzle's own search: the model is a NativeTask
+NATIVE = "native"     # where an option applies: the native search methods (and the name runs had before them)
 
 
 @dataclass
@@ -97,7 +98,7 @@ class Params:
         return made
 
     @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None = None, owner: str = "this puzzle") -> Any:
+    def parse(cls, raw: Mapping[str, Any] | None = None, owner: str = "this puzzle") -> Self:
         """Typed params from names and values (text or typed); an unknown name is bad input."""
         known = {o.dest: o for o in cls.options()}
         values = {}
@@ -113,42 +114,48 @@ class Params:
         return {o.dest: getattr(self, o.dest) for o in self.options() if getattr(self, o.dest) != o.default}
 
 
+P = TypeVar("P", bound=Params)
+
+
 @dataclass
 class Formulation:
+    """A way to put the puzzle to a backend: a model (the generator builds it), or, with `search`, a
+    native search method, which the native search backend runs as a NativeTask."""
+
     name: str
     help: str
     solvers: tuple[str, ...] = ()     # backends it is made for: their default formulation
+    counts: bool = False              # its question is how many solutions there are (the `count` command)
+    search: str | None = None         # "module:function": function(n, params, options, report, question) -> Outcome
+    warm_up: str | None = None        # "module:function" compiling the search, run before the clock starts
 
 
-class Puzzle:
-    """A puzzle family's contract with the workbench; a subclass lives in puzzles/<family>/puzzle.py."""
+class Puzzle(Generic[P]):
+    """A puzzle family's contract with the workbench; a subclass lives in puzzles/<family>/puzzle.py,
+    generic in its typed Params (P), which every method below takes as they are."""
 
     name: str = ""
     title: str = ""
-    sense: Sense = "min"
+    sense: Sense | None = "min"          # None: nothing is optimised, the puzzle's question is a count
     needs_n: bool = True
     n_min: int = 1
     n_max: int = 10**6
     formulations: tuple[Formulation, ...] = ()
-    Params: type[Params] = Params
+    Params: type[P] = Params      # type: ignore[assignment]   # a puzzle without options keeps the base
     default_solver: str = "highs"
-    count_solver: str | None = None     # the backend that answers `count` for puzzles that are not
-                                        # counts (None: the registry's first that enumerates models)
-    native_search: str | None = None    # "module:function" run by the native search backend
-    native_warm_up: str | None = None   # "module:function" compiling it, run before the clock starts
-    counts: bool = False                # the puzzle's question is a count (the `count` command)
-    count_formulations: tuple[str, ...] = ()   # formulations whose solutions are counted, if not all
 
     @property
     def options(self) -> list[PuzzleOption]:
         return self.Params.options()
 
-    def params(self, raw: Any = None) -> Any:
+    def params(self, raw: P | Mapping[str, Any] | None = None) -> P:
         """This puzzle's typed Params from a mapping (or as they are, when already typed)."""
-        return raw if isinstance(raw, self.Params) else self.Params.parse(raw, self.name)
+        if isinstance(raw, self.Params):
+            return raw
+        return self.Params.parse(raw, self.name)     # type: ignore[arg-type]   # not a P: a mapping or None
 
     # -- generator and model -------------------------------------------------------------
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: P | None = None) -> None:
         if not self.needs_n:
             if n is not None:
                 raise BadInput(f"{self.name} takes no --n")
@@ -160,86 +167,132 @@ class Puzzle:
         if not self.n_min <= n <= self.n_max:
             raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
 
-    def validate_run(self, params: Any, formulation: str) -> None:
+    def validate_run(self, params: P, formulation: str) -> None:
         """Options that the run's backend would ignore are bad input."""
-        kind = NATIVE if formulation == NATIVE else "models"
+        kind = NATIVE if formulation in self.methods or formulation == NATIVE else "models"
         for opt in self.options:
             if getattr(params, opt.dest) != opt.default and opt.applies not in ("", kind):
                 raise BadInput(f"{self.name}: {opt.flag} applies to the "
                                f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
 
-    def task_layer(self, params: Any) -> bool:
+    def task_layer(self, params: P) -> bool:
         """Whether the native search runs on the task layer (search/tasks.py) with these params:
         only then do --cluster and --fresh mean anything."""
         return False
 
-    def build(self, n: int | None, formulation: str, params: Any) -> Built:
-        """The model of this question (or the native search's task) with its decoder."""
+    def build(self, n: int | None, formulation: str, params: P | Mapping[str, Any] | None = None) -> Built:
+        """The model of this question (or a search method's task) with its decoder."""
         params = self.params(params)
-        if formulation == NATIVE:
-            assert self.native_search is not None
-            task = NativeTask(self.native_search, n, params, self.sense, self.native_warm_up)
+        method = next((f for f in self.formulations if f.name == formulation and f.search), None)
+        if method is not None and method.search is not None:
+            task = NativeTask(method.search, n, params, self.sense or "min", method.warm_up)
             return Built(task, lambda values: values)      # a native search answers in the puzzle's terms
         return self.generate(n, formulation, params)
 
-    def generate(self, n: int | None, formulation: str, params: Any) -> Built:
+    def generate(self, n: int | None, formulation: str, params: P) -> Built:
         raise NotImplementedError
 
     # -- independent checking and drawing ------------------------------------------------
     checker: Callable[[int | None, Any, Any], Verdict]     # check.py's check(n, solution, params)
 
-    def check(self, n: int | None, solution: Any, params: Any = None) -> Verdict:
+    def check(self, n: int | None, solution: Any, params: P | Mapping[str, Any] | None = None) -> Verdict:
         return type(self).checker(n, solution, self.params(params))
 
-    def render(self, n: int | None, solution: Any, params: Any) -> str:
+    def render(self, n: int | None, solution: Any, params: P) -> str:
         return str(solution)
 
-    def png(self, n: int | None, solution: Any, path: str, params: Any) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: P) -> None:
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: Any, formulation: str = "") -> str:
-        """The name of the published series these params reproduce (variants differ)."""
-        return self.name
+    def table_key(self, params: P, formulation: str = "") -> str:
+        """The name of the published series these params reproduce (variants differ): a count that a
+        puzzle which optimises makes is a series of its own, <name>-<formulation>."""
+        counts = self.sense is not None and formulation in self.counting_formulations
+        return f"{self.name}-{formulation}" if counts else self.name
 
-    def variant(self, params: Any, formulation: str = "") -> str:
+    def variant(self, params: P, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
         return self.table_key(params, formulation)
 
-    def setting(self, params: Any) -> str:
+    def setting(self, params: P) -> str:
         """The options a run sets away from their defaults, as text: part of a table row's key, since
         each of them can change the answer ('' when none is set)."""
-        chosen = dict(sorted(self.params(params).changed().items()))
+        chosen = dict(sorted(params.changed().items()))
         return json.dumps(chosen, separators=(",", ":")) if chosen else ""
 
     def bench_cases(self) -> list[BenchCase]:
         """The canonical performance cases of this puzzle, run by `workbench bench`."""
         return []
 
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        """The tables `workbench showcase` (the main job) recomputes for this puzzle."""
+        return []
+
+    def pictures(self) -> list[Picture]:
+        """The pictures of this puzzle that the README shows, made by `workbench plot`."""
+        return []
+
+    @property
+    def models(self) -> list[Formulation]:
+        """The model formulations (the generator builds them)."""
+        return [f for f in self.formulations if f.search is None]
+
+    @property
+    def methods(self) -> list[str]:
+        """The names of the native search methods."""
+        return [f.name for f in self.formulations if f.search is not None]
+
     @property
     def default_formulation(self) -> str:
-        return self.formulations[0].name if self.formulations else "default"
+        return self.models[0].name if self.models else "default"
 
     @property
-    def can_count(self) -> bool:
-        return self.counts or bool(self.count_formulations)
+    def counting_formulations(self) -> list[str]:
+        """The formulations whose question is a count: those that say so (a counting puzzle's models all do)."""
+        return [f.name for f in self.formulations if f.counts or (self.sense is None and f.search is None)]
 
-    def formulation_for(self, solver: str, count: bool = False, native: bool = False) -> str:
-        """The formulation a run uses when none is named: the native task for the native search, the
-        counting one for counts, else one made for this backend, else the default."""
-        if native:
-            return NATIVE
-        if count and self.count_formulations:
-            return self.count_formulations[0]
+    def formulation_for(self, solver: str, count: bool = False) -> str:
+        """The model formulation a run uses when none is named: the counting one for counts, else one
+        made for this backend, else the default."""
+        counting = [f for f in self.counting_formulations if f not in self.methods]
+        if count and self.sense is not None and counting:
+            return counting[0]
         base = solver.partition(":")[0]
-        made_for = [f.name for f in self.formulations if base in f.solvers or solver in f.solvers]
-        general = [f.name for f in self.formulations if not f.solvers]
+        made_for = [f.name for f in self.models if base in f.solvers or solver in f.solvers]
+        general = [f.name for f in self.models if not f.solvers]
         return (made_for or general or [self.default_formulation])[0]
 
-    def is_count(self, formulation: str) -> bool:
-        """Whether runs of this formulation answer with a count of solutions."""
-        return self.counts or formulation in self.count_formulations
+    def method_for(self, n: int | None, params: P) -> str:
+        """The search method a native run uses when none is named: the first that optimises (a puzzle
+        whose options pick one says how)."""
+        return next((m for m in self.methods if m not in self.counting_formulations), self.methods[0])
+
+    def with_method(self, method: str, n: int | None, params: P) -> P:
+        """The params a named search method implies (the options that pick it, where it has some)."""
+        return params
+
+    def choose_method(self, n: int | None, params: P, formulation: str | None) -> tuple[str, P]:
+        """The search method of a native run and its params: the one named (the name runs had before
+        the methods, 'native', means the default), else the one the params and n pick."""
+        if not self.methods:
+            raise BadInput(f"{self.name} has no native search method")
+        if formulation in (None, NATIVE):
+            return self.method_for(n, params), params
+        if formulation not in self.methods:
+            raise BadInput(f"{self.name}: the native search takes no --formulation '{formulation}' "
+                           f"(its search methods: {', '.join(self.methods)})")
+        return formulation, self.with_method(formulation, n, params)
+
+    def stored_formulations(self, formulation: str) -> list[str]:
+        """The names a finished run of this formulation may have in a results table: a search
+        method's rows from before the methods were named say 'native'."""
+        return [formulation, NATIVE] if formulation in self.methods else [formulation]
+
+    def question_of(self, formulation: str) -> Question:
+        """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""
+        return Count() if self.sense is None or formulation in self.counting_formulations else OPTIMISE
 
 
 @dataclass
@@ -269,3 +322,30 @@ class BenchCase:
     label: str = ""
     certify: float | None = None   # also certify the answer as a lower bound (seconds allowed)
     store: bool = False            # also store the run's row in results/<variant>.csv (a second computation)
+
+
+@dataclass
+class ShowcaseCase:
+    """One table of the main job (`workbench showcase`), compared with the published values."""
+
+    puzzle: str
+    n: str | None                     # the table's N, as on the command line
+    solver: str | None = None         # None: the puzzle's default
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return " ".join([self.puzzle, *(f"--{k}" if v is True else f"--{k} {v}" for k, v in self.params.items()),
+                         *([f"--solver {self.solver}"] if self.solver else [])])
+
+
+@dataclass
+class Picture:
+    """A picture `workbench plot` writes as `file`: the best verified board stored in results/<table>.csv
+    for n (with these params), or, with `draw`, what draw(results folder, path) makes of the tables."""
+
+    file: str
+    table: str = ""
+    n: int | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    draw: Callable[[Path, Path], None] | None = None

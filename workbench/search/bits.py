@@ -17,7 +17,7 @@ def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
 
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         count = builder.ctpop(args[0])
-        if x.bitwidth < 64:
+        if x.bitwidth < 64:  # type: ignore[attr-defined]   # numba's Integer has it; its stubs do not
             return builder.zext(count, ir.IntType(64))
         return count
 

@@ -8,6 +8,8 @@ with Deadline.at.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numba
 import numpy as np
@@ -15,7 +17,8 @@ from numba import njit
 
 from . import symmetry
 
-transform = njit(cache=True)(symmetry.transform)     # the same function, for compiled code
+# the same function, for compiled code (typed as its source, which numba's Dispatcher hides from mypy)
+transform: Callable[[int, Any, Any], tuple[Any, Any]] = njit(cache=True)(symmetry.transform)  # type: ignore[assignment]
 
 
 @njit(cache=True)

@@ -1,4 +1,5 @@
-"""One result type for every native search's own answer, before it becomes a workbench Result.
+"""One result type for every native search's own answer: the native search backend alone turns
+it into a workbench Result (and a reported one into an incumbent), so no search imports solvers/.
 
 A search that is split into tasks (threads today, machines with the scale-out) reduces the tasks'
 outcomes with `merge`: the better value wins with its witness, equal values add their counts,
@@ -7,7 +8,7 @@ the neutral element (nothing searched, nothing missed).
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any, Generic, TypeVar
@@ -21,7 +22,9 @@ class Outcome(Generic[W]):
     that value; count: solutions of that value when the search counts them (a pure count has no
     best); positions: boards searched; complete: the space was searched to the end, so best and
     count are proven; tasks: the independent tasks this covers; parts: work a task hands back to the
-    task layer as new tasks (a task that reached its cap), which the outcome does not cover."""
+    task layer as new tasks (a task that reached its cap), which the outcome does not cover.
+    Said to the workbench as well: bound, a proven bound on the best (an incomplete search's); examples,
+    a count's example solutions; message, what the run did; build_seconds, compiling and set-up."""
 
     best: int | None = None
     witness: W | None = None
@@ -31,6 +34,10 @@ class Outcome(Generic[W]):
     tasks: int = 0
     maximise: bool = False
     parts: tuple[Any, ...] = ()
+    bound: int | None = None
+    examples: tuple[Any, ...] = ()
+    message: str = ""
+    build_seconds: float = 0.0
 
     @property
     def found(self) -> bool:
@@ -58,3 +65,10 @@ class Outcome(Generic[W]):
     @staticmethod
     def reduce(outcomes: Iterable[Outcome[W]], maximise: bool = False) -> Outcome[W]:
         return reduce(Outcome.merge, outcomes, Outcome(maximise=maximise))
+
+
+Progress = Callable[[Outcome[Any]], None]     # a search's report of what it has so far (never complete)
+
+
+class Refused(Exception):
+    """A search that cannot answer this request (say, n beyond its range): the run's error message."""

@@ -10,7 +10,6 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
-from ..models.core import NativeTask
 from .base import Backend, Options, Result, Status, Unavailable, UnsupportedModel
 
 BACKENDS = {
@@ -90,10 +89,11 @@ def available_solvers() -> list[SolverInfo]:
     return infos
 
 
-def first_counting() -> str:
-    """The registry's first backend that counts a model's solutions by enumeration."""
+def first_counting(searches: bool = False) -> str:
+    """The registry's first backend that counts solutions by enumeration: of a model, or (`searches`)
+    by a puzzle's search method."""
     return next(canonical(b) for b, cls in ((b, backend_class(b)) for b in BACKENDS)
-                if cls.counts and not cls.in_parent and NativeTask not in cls.kinds)
+                if cls.enumerates() and not cls.in_parent and cls.runs_searches() == searches)
 
 
 def installed(kind: type | None = None) -> list[str]:

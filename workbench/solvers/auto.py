@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
 from . import canonical
-from .base import Backend, Options, Report, Result, Status, UnsupportedModel
+from .base import Backend, Options, RacerResult, Report, Result, Status, UnsupportedModel
 from .runner import Tracker, deadline_for, model_sense, request, worker_for
 
 
@@ -53,8 +53,6 @@ def race(model: Any, options: Options) -> Result:
     """The `auto` portfolio: each racer in a worker of its own; the first racer to prove its answer
     wins and the others are killed. Without a proof, the best solution and the best bound of any
     racer are the result (status feasible: `optimal` only ever comes from one racer's own proof)."""
-    if options.count:
-        return Result(Status.ERROR, solver="auto", message="auto does not count; name a counting backend")
     try:
         chosen = racers(model, options)
     except UnsupportedModel as e:
@@ -113,17 +111,16 @@ def race(model: Any, options: Options) -> Result:
             worker.kill()
             results[i] = trackers[i].merge(Result(Status.UNKNOWN, message="stopped"))
             results[i].total_seconds = time.perf_counter() - started
-    figures = [dict(racer=r.label, status=str(results[i].status), objective=results[i].objective,
-                    bound=results[i].bound, seconds=round(results[i].total_seconds, 3))
-               for i, r in enumerate(chosen)]
+    figures = [RacerResult(r.label, str(results[i].status), results[i].objective, results[i].bound,
+                           round(results[i].total_seconds, 3)) for i, r in enumerate(chosen)]
     if winner is not None:
         result = replace(results[winner], message=f"proven by {chosen[winner].label}",
                          solver_version=f"{chosen[winner].label}: {results[winner].solver_version}")
     else:
         result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
         result.solver_version = "portfolio"
-    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed, racers=figures)
-    return replace(result, solver="auto", params=params, total_seconds=time.perf_counter() - started)
+    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    return replace(result, solver="auto", params=params, racers=figures, total_seconds=time.perf_counter() - started)
 
 
 class Portfolio(Backend):

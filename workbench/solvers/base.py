@@ -9,17 +9,22 @@ from __future__ import annotations
 import enum
 import importlib
 import math
-import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from ..models.core import Count, NativeTask, Options
+
+if TYPE_CHECKING:
+    from ..certify import Certificate
 
 
 class Status(str, enum.Enum):
-    OPTIMAL = "optimal"        # proven: gap 0, or (when counting) the enumeration was complete
+    OPTIMAL = "optimal"        # proven: gap 0
+    COMPLETE = "complete"      # a count: every solution was enumerated, so the count is exact
     FEASIBLE = "feasible"      # a solution, not proven optimal (time limit, or the backend cannot prove)
     INFEASIBLE = "infeasible"  # proven: no solution
     UNKNOWN = "unknown"        # stopped before finding anything
@@ -38,26 +43,6 @@ class UnsupportedModel(Exception):
 
 
 @dataclass
-class Options:
-    time_limit: float | None = 60.0
-    threads: int = 2
-    seed: int = 0
-    verbose: bool = False
-    count: bool = False                     # enumerate all solutions instead of optimising
-    show: int = 0                           # with count: keep this many example solutions
-    cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
-    fresh: bool = False                     # native searches: forget the journal of an interrupted run
-    quiet: bool = False                     # native searches: no progress on stderr
-
-    def remaining(self, since: float) -> float:
-        """The solver's own limit: what is left after the model building done since `since`
-        (a perf_counter time), so that a run ends near the limit, not past the runner's deadline."""
-        if self.time_limit is None:
-            return float("inf")
-        return max(0.1, self.time_limit - (time.perf_counter() - since))
-
-
-@dataclass
 class Incumbent:
     """What a backend knows mid-run; the runner keeps the latest so a hard kill loses nothing."""
 
@@ -71,24 +56,38 @@ Report = Callable[[Incumbent], None]
 
 
 @dataclass
+class RacerResult:
+    """One racer of a portfolio run (auto), as it stood when the race ended."""
+
+    racer: str
+    status: str
+    objective: float | None
+    bound: float | None
+    seconds: float
+
+
+@dataclass
 class Result:
     status: Status
     objective: float | None = None
     bound: float | None = None
     values: Any = None            # the model's variable values, or a native search's own solution
     solution: Any = None          # the puzzle-level solution, JSON-able (filled in by the puzzle)
-    count: int | None = None
+    count: int | None = None      # a count's answer (or, optimising, the optimal solutions counted)
+    examples: list[Any] | None = None   # a count's example solutions, in the puzzle's terms
     solver: str = ""
     solver_version: str = ""
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
     total_seconds: float = 0.0
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)      # the run's settings: threads, time limit, seed
     message: str = ""
+    racers: list[RacerResult] | None = None     # a portfolio run's racers, each as it ended
+    certificate: Certificate | None = None      # the lower bound's DRUP certificate (solve --certify)
 
     @property
     def proven(self) -> bool:
-        return self.status in (Status.OPTIMAL, Status.INFEASIBLE)
+        return self.status in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE)
 
     @property
     def gap(self) -> float | None:
@@ -112,7 +111,6 @@ class Backend(ABC):
     kinds: ClassVar[tuple[type, ...]]         # the model kinds solve() takes
     install: ClassVar[str]                    # how to get it, shown when it is missing
     default_sub: ClassVar[str | None] = None  # the subsolver a bare name means
-    counts: ClassVar[bool] = False            # it enumerates solutions (Options.count)
     in_parent: ClassVar[bool] = False         # it runs in the calling process (a portfolio of workers)
     exports: ClassVar[tuple[str, ...]] = ()   # `workbench export` formats made for it
 
@@ -151,15 +149,30 @@ class Backend(ABC):
         """Solve within options.time_limit on options.threads, calling report() on every improvement
         so that a hard kill still leaves the best solution and bound. OPTIMAL only from a proof."""
 
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        """Count the model's solutions (a backend that enumerates overrides this), keeping
+        question.show of them as examples (their values); COMPLETE only when none was missed."""
+        raise UnsupportedModel(f"{self.name} does not count solutions; name a backend that does")
+
+    @classmethod
+    def runs_searches(cls) -> bool:
+        """Whether it runs the puzzles' native search methods rather than models."""
+        return NativeTask in cls.kinds
+
+    @classmethod
+    def enumerates(cls) -> bool:
+        """Whether it answers the count question (it overrides count())."""
+        return cls.count is not Backend.count
+
 
 class SolutionCount:
     """Counting by enumeration, shared by the backends that enumerate: solutions are told apart by
     the model's projection (`project`: the variables that identify a solution), the first
-    `options.show` are kept as examples, and every thousandth new one is reported to the parent."""
+    `show` are kept as examples, and every thousandth new one is reported to the parent."""
 
-    def __init__(self, project: list[int] | None, n_vars: int, options: Options, report: Report) -> None:
+    def __init__(self, project: list[int] | None, n_vars: int, show: int, report: Report) -> None:
         self.project = project if project is not None else list(range(n_vars))
-        self.n_vars, self.show, self.report = n_vars, options.show, report
+        self.n_vars, self.show, self.report = n_vars, show, report
         self.seen: set[tuple[int, ...]] = set()
         self.examples: list[list[int]] = []
 
@@ -175,7 +188,7 @@ class SolutionCount:
             self.report(Incumbent(None, None, self.examples, count=len(self.seen)))
 
     def result(self, complete: bool, **timings: Any) -> Result:
-        return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=len(self.seen),
+        return Result(Status.COMPLETE if complete else Status.FEASIBLE, count=len(self.seen),
                       values=self.examples, **timings)
 
 

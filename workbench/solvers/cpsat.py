@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, Row, as_linear
+from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, Row, as_linear
 from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
 
 INSTALL = "pip install ortools"
@@ -61,10 +61,15 @@ class CPSAT(Backend):
     name = "cpsat"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
-    counts = True
     distribution = "ortools"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self._run(model, options, report, None)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        return self._run(model, options, report, question)
+
+    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         self.library("ortools")
         from ortools.sat.python import cp_model
         t0 = time.perf_counter()
@@ -81,7 +86,7 @@ class CPSAT(Backend):
             # pure covering: core-guided lower bounds prove what the default portfolio cannot (measured:
             # enigma144 N=6 proven in seconds instead of not at all in 100 s)
             p.optimize_with_core = True
-        if options.count:
+        if counting:
             # no objective, so the LP relaxation only costs time: measured 65 s -> 1 s for percolation
             # n = 5 and 142 s -> 17.5 s for the 7040 magic squares
             p.linearization_level = 0
@@ -90,18 +95,18 @@ class CPSAT(Backend):
             # in 72 s this way and not in 900 s by the default portfolio
             p.search_branching = cp_model.FIXED_SEARCH
         constant = lm.constant
-        counted = SolutionCount(lm.project, len(xs), options, report)
+        counted = SolutionCount(lm.project, len(xs), counting.show if counting else 0, report)
 
         class Listener(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self):
-                if options.count:
+                if counting:
                     counted.add(lambda v: self.Value(xs[v]))
                     return
                 report(Incumbent(self.ObjectiveValue() + constant if lm.objective else None,
                                  self.BestObjectiveBound() + constant if lm.objective else None,
                                  [self.Value(x) for x in xs]))
 
-        if options.count:
+        if counting:
             # measured: with 2 workers OR-Tools 9.15 reported 4697 of the 7040 magic squares as complete
             p.enumerate_all_solutions = True
             p.num_workers = 1
@@ -111,7 +116,7 @@ class CPSAT(Backend):
         code = solver.Solve(cp, Listener())
         t2 = time.perf_counter()
         timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=solver.StatusName(code))
-        if options.count:
+        if counting:
             return counted.result(code in (cp_model.OPTIMAL, cp_model.INFEASIBLE), **timings)
         has_solution = code in (cp_model.OPTIMAL, cp_model.FEASIBLE)
         values = [solver.Value(x) for x in xs] if has_solution else None

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
+from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
 from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable
 
@@ -90,7 +90,6 @@ class MiniZinc(Backend):
     install = INSTALL
     exports = ("mzn",)
     default_sub = "gecode"
-    counts = True
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
@@ -112,6 +111,12 @@ class MiniZinc(Backend):
         return f"{entry['name']} {entry.get('version', '?')} via minizinc {driver}"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self._run(model, options, report, None)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        return self._run(model, options, report, question)
+
+    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         try:
             import minizinc
             from minizinc.error import MiniZincWarning
@@ -120,10 +125,10 @@ class MiniZinc(Backend):
         entry = discover()[self.sub or ""]
         warnings.filterwarnings("ignore", category=MiniZincWarning)
         t0 = time.perf_counter()
-        text, data = to_minizinc(model, satisfy=options.count)
-        has_objective = not options.count and (not isinstance(model, LinearModel) or bool(model.objective))
+        text, data = to_minizinc(model, satisfy=counting is not None)
+        has_objective = not counting and (not isinstance(model, LinearModel) or bool(model.objective))
         lm = as_linear(model)
-        counted = SolutionCount(lm.project, len(lm.vars), options, report) if options.count else None
+        counted = SolutionCount(lm.project, len(lm.vars), counting.show, report) if counting else None
         with tempfile.TemporaryDirectory() as tmp:
             paths = [os.path.join(tmp, "model.mzn"), os.path.join(tmp, "data.dzn")]
             for path, content in zip(paths, (text, data)):
@@ -135,7 +140,7 @@ class MiniZinc(Backend):
                           verbose=bool(options.verbose))
             if options.time_limit is not None:
                 kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
-            if options.count:
+            if counting:
                 kwargs["all_solutions"] = True
             else:
                 kwargs["intermediate_solutions"] = True

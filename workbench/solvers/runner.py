@@ -18,9 +18,10 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ..models.core import OPTIMISE, Count, Question
 from ..search.tasks import JOURNALS
 from . import backend, backend_class, canonical, split_name
-from .base import Incumbent, Options, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
 
 PREPARE_LIMIT = 900.0    # seconds a worker may spend loading its library and compiling, before the clock
 
@@ -31,10 +32,20 @@ def grace(time_limit: float) -> float:
     return 5.0 + 0.05 * time_limit
 
 
-def request(name: str, model: Any, options: Options) -> tuple[str, Any, Options, str | None]:
+Job = tuple[str, Any, Options, Question, str | None]
+
+
+def request(name: str, model: Any, options: Options, question: Question = OPTIMISE) -> Job:
     """A request to a worker. It carries the parent's journal folder (None: unset): a worker
     outlives the runs that started it, so its own environment may be stale."""
-    return name, model, options, os.environ.get(JOURNALS)
+    return name, model, options, question, os.environ.get(JOURNALS)
+
+
+def answer(solver: Backend, model: Any, options: Options, question: Question, report: Report) -> Result:
+    """The backend's answer to the question: its solve(), or its count() of the model's solutions."""
+    if isinstance(question, Count):
+        return solver.count(model, options, report, question)
+    return solver.solve(model, options, report)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -65,7 +76,7 @@ def _answer(conn: Connection) -> None:
         job = conn.recv()
         if job is None:
             return
-        name, model, options, folder = job
+        name, model, options, question, folder = job
         if folder is None:
             os.environ.pop(JOURNALS, None)
         else:
@@ -77,7 +88,7 @@ def _answer(conn: Connection) -> None:
                 raise UnsupportedModel(f"{name} does not take {type(model).__name__} models")
             solver.prepare(model)             # one-off work such as compiling, before the clock starts
             conn.send(("clock", None))
-            result = solver.solve(model, options, lambda inc: conn.send(("incumbent", inc)))
+            result = answer(solver, model, options, question, lambda inc: conn.send(("incumbent", inc)))
             result.solver_version = ver
         except (Unavailable, UnsupportedModel) as e:
             result = Result(Status.ERROR, message=str(e))
@@ -230,12 +241,16 @@ def deadline_for(options: Options, since: float, prepare: float = 0.0) -> float 
 POLL_SLICE = 3600.0     # seconds
 
 
-def run(name: str, model: Any, options: Options) -> Result:
-    """Solve `model` with backend `name`; never raises for a backend's own failure."""
+def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) -> Result:
+    """Answer the question (optimise, or count) on `model` with backend `name`; never raises for a
+    backend's own failure."""
     name = canonical(name)
     base, sub = split_name(name)
     if backend_class(base).in_parent:      # a portfolio: it starts workers of its own
-        return admitted(backend(name).solve(model, options, lambda _: None))
+        try:
+            return admitted(answer(backend(name), model, options, question, lambda _: None))
+        except UnsupportedModel as e:
+            return Result(Status.ERROR, solver=name, message=str(e))
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
     deadline = deadline_for(options, started, PREPARE_LIMIT)
@@ -243,7 +258,7 @@ def run(name: str, model: Any, options: Options) -> Result:
     worker: Worker | None = None
     try:
         worker = worker_for(base)
-        worker.conn.send(request(name, model, options))
+        worker.conn.send(request(name, model, options, question))
         while True:
             # waited for in slices: select() overflows on a timeout past about 24 days (2**31 ms)
             wait = None if deadline is None else min(POLL_SLICE, max(0.0, deadline - time.perf_counter()))

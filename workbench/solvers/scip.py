@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
+from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import flatten
 from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
@@ -46,7 +46,7 @@ def _count(scip, xs, m: LinearModel, lm: LinearModel, options: Options) -> Resul
     scip.count()
     t2 = time.perf_counter()
     complete = scip.getStatus() in ("optimal", "infeasible")   # counting ends "infeasible": nothing left
-    return Result(Status.OPTIMAL if complete else Status.FEASIBLE, count=int(scip.getNCountedSols()),
+    return Result(Status.COMPLETE if complete else Status.FEASIBLE, count=int(scip.getNCountedSols()),
                   values=[], solve_seconds=t2 - t1, message=f"SCIP count, status {scip.getStatus()}")
 
 
@@ -58,10 +58,15 @@ class SCIP(Backend):
     name = "scip"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
-    counts = True
     distribution, version_format = "pyscipopt", "pyscipopt {}"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self._run(model, options, report, None)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        return self._run(model, options, report, question)
+
+    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         self.library("pyscipopt")
         from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
         t0 = time.perf_counter()
@@ -75,7 +80,7 @@ class SCIP(Backend):
         scip.setParam("limits/absgap", 0.0)
         if options.time_limit is not None:
             scip.setParam("limits/time", options.remaining(t0))
-        if options.count:
+        if counting:
             result = _count(scip, xs, flat, lm, options)
             result.build_seconds = time.perf_counter() - t0 - result.solve_seconds
             return result

@@ -1,12 +1,15 @@
-"""The native searches: each puzzle's own exhaustive or heuristic program, run as one more backend."""
+"""The native searches: each puzzle's own search methods (formulations with `search`), run as one
+more backend. A method returns an Outcome (search/outcome.py); this module alone turns it into a
+Result, and what it reports on the way into incumbents, so no search imports solvers/."""
 from __future__ import annotations
 
 import importlib
 import time
 from typing import Any
 
-from ..models.core import NativeTask
-from .base import Backend, Options, Report, Result
+from ..models.core import OPTIMISE, Count, NativeTask, Question
+from ..search.outcome import Outcome, Refused
+from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install numba"
 
@@ -18,11 +21,30 @@ def _function(entry: str) -> Any:
     return getattr(importlib.import_module(module), function)
 
 
+def incumbent(out: Outcome[Any], question: Question) -> Incumbent:
+    """What a search reported so far, as the runner keeps it."""
+    return Incumbent(out.best, out.bound, out.witness, count=out.count if isinstance(question, Count) else None)
+
+
+def result(out: Outcome[Any], question: Question) -> Result:
+    """A search's answer as a Result. A count is complete or unknown; otherwise a complete search
+    proves its best (or, finding nothing, that there is none), an incomplete one found what it found."""
+    if isinstance(question, Count):
+        return Result(Status.COMPLETE if out.complete else Status.UNKNOWN, count=out.count if out.complete else None,
+                      examples=list(out.examples), message=out.message, build_seconds=out.build_seconds)
+    found = out.found or out.best is not None
+    if out.complete:
+        status, bound = (Status.OPTIMAL, out.best) if found else (Status.INFEASIBLE, None)
+    else:
+        status, bound = (Status.FEASIBLE if found else Status.UNKNOWN), out.bound
+    return Result(status, out.best, bound, values=out.witness, solution=out.witness, count=out.count or None,
+                  message=out.message, build_seconds=out.build_seconds)
+
+
 class NativeSearch(Backend):
     name = "search"
     kinds = (NativeTask,)
     install = INSTALL
-    counts = True
     distribution, version_format = "numba", "workbench native (numba {})"
 
     def prepare(self, model: Any) -> None:
@@ -33,8 +55,18 @@ class NativeSearch(Backend):
             _warmed.add(model.warm_up)
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self._run(model, options, report, OPTIMISE)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        return self._run(model, options, report, question)
+
+    def _run(self, model: NativeTask, options: Options, report: Report, question: Question) -> Result:
         started = time.perf_counter()
-        result: Result = _function(model.entry)(model.n, model.params, options, report)
-        if not result.solve_seconds:
-            result.solve_seconds = time.perf_counter() - started - result.build_seconds
-        return result
+        try:
+            out = _function(model.entry)(model.n, model.params, options,
+                                         lambda part: report(incumbent(part, question)), question)
+        except Refused as e:
+            return Result(Status.ERROR, message=str(e))
+        answer = result(out, question)
+        answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
+        return answer

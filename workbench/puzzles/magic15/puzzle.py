@@ -13,7 +13,7 @@ from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import BadInput, BenchCase, Formulation, Params, Puzzle, option
+from ..base import BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_solution
 from .model import SIDE, SORTED, build_plan, build_squares, format_board, parse_board
 
@@ -61,7 +61,7 @@ def _hole_path(start: list[int], moves: list[int]) -> list[int]:
     return path
 
 
-class Magic15Puzzle(Puzzle):
+class Magic15Puzzle(Puzzle[Magic15Params]):
     name = "magic15"
     title = "15-puzzle to a magic square: fewest moves from a sorted board (Ponder This 2023/11)"
     sense = "min"
@@ -69,13 +69,13 @@ class Magic15Puzzle(Puzzle):
     default_solver = "search"
     formulations = (
         Formulation("plan", "bounded-horizon planning model, one board per step (needs --horizon)"),
-        Formulation("squares", "the magic squares themselves, for counting them (count command)"),
+        Formulation("squares", "the magic squares themselves, for counting them (count command)", counts=True),
+        Formulation("ida", "IDA* backwards from every magic square, pattern-database bound: proves the optimum",
+                    search="workbench.puzzles.magic15.search:solve",
+                    warm_up="workbench.puzzles.magic15.search:warm_up"),
     )
-    count_formulations = ("squares",)
     checker = staticmethod(check_solution)
     Params = Magic15Params
-    native_search = "workbench.puzzles.magic15.search:solve"
-    native_warm_up = "workbench.puzzles.magic15.search:warm_up"
 
     def generate(self, n: int | None, formulation: str, params: Magic15Params) -> Built:
         if formulation == "squares":
@@ -131,6 +131,12 @@ class Magic15Puzzle(Puzzle):
         if params.start and params.start_board != SORTED:
             return "magic15_start"
         return self.name + pandiagonal
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        return [ShowcaseCase(self.name, None), ShowcaseCase(self.name, None, params={"pandiagonal": True})]
+
+    def pictures(self) -> list[Picture]:
+        return [Picture("magic15-pandiagonal.png", "magic15_pandiagonal", None, {"pandiagonal": True})]
 
     def bench_cases(self) -> list[BenchCase]:
         """The optimum from the sorted boards (plain and pandiagonal) by IDA*; the planning model at

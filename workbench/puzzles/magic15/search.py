@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from ...models.core import OPTIMISE, Options, Question
 from ...search.deadline import Deadline
-from ...search.outcome import Outcome
+from ...search.outcome import Outcome, Progress
 from ...search.threads import use_threads
-from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .model import CELLS, SORTED, SORTED_SWAPPED, lines, neighbours
 
 NB = np.full((CELLS, 4), -1, dtype=np.int64)
@@ -345,7 +345,8 @@ def warm_up() -> None:
     solve(None, Magic15Params(start=" ".join(map(str, square))), Options(time_limit=None, threads=1), lambda _: None)
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Any]:
     """Fewest moves from the start board(s) to any (pandiagonal) magic square, proven by IDA*."""
     starts = [params.start_board] if params.start else [SORTED, SORTED_SWAPPED]
     pandiagonal = params.pandiagonal
@@ -357,16 +358,16 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     problems = [p for p in (_Problem(s, squares, rng) for s in starts) if len(p.targets)]
     t1 = time.monotonic()
 
-    def result(status: Status, objective: int | None, bound: int, message: str, **more: Any) -> Result:
-        return Result(status, objective, bound, build_seconds=t1 - t0, solve_seconds=time.monotonic() - t1,
-                      message=f"{message}; {nodes} nodes", **more)
+    def result(found: int | None, bound: int, message: str, solution: Any = None) -> Outcome[Any]:
+        return Outcome(found, solution, complete=found is not None, bound=bound, build_seconds=t1 - t0,
+                       message=f"{message}; {nodes} nodes")
 
     if not problems:
-        return Result(Status.INFEASIBLE, message="no magic square is reachable from this start")
+        return Outcome(message="no magic square is reachable from this start")    # complete: none
     bound, nodes = min(int(p.h.min()) for p in problems), 0
     while bound <= MAX_DEPTH:
         if deadline.passed():
-            return result(Status.UNKNOWN, None, bound, f"time limit: no solution under {bound} moves")
+            return result(None, bound, f"time limit: no solution under {bound} moves")
         for p in problems:
             out = p.search(bound)
             nodes += out.positions
@@ -375,8 +376,8 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
                 moves = replay(p.start, holes)
                 solution = dict(start=list(p.start), moves=moves,
                                 end=[int(v) for v in p.targets[hit]], pandiagonal=pandiagonal)
-                report(Incumbent(len(moves), bound, solution))
-                return result(Status.OPTIMAL, len(moves), bound, f"IDA* proved {bound}", solution=solution)
-        report(Incumbent(None, bound + 1))
+                report(Outcome(len(moves), solution, complete=False, bound=bound))
+                return result(len(moves), bound, f"IDA* proved {bound}", solution)
+        report(Outcome(complete=False, bound=bound + 1))
         bound += 1
-    return result(Status.UNKNOWN, None, bound, f"gave up past {MAX_DEPTH} moves")
+    return result(None, bound, f"gave up past {MAX_DEPTH} moves")

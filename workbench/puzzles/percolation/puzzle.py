@@ -7,18 +7,20 @@ numbers (OEIS A006318), a separate published series.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_set
 from .check import fill
 from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
 COUNTERS = ("recursion", "transfer")
+SEARCH = "workbench.puzzles.percolation.recursion:solve"    # both methods: it hands the transfer's runs on
 TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
 
 
@@ -43,21 +45,40 @@ class PercolationParams(Params):
         return "transfer" if self.permutation else self.counter
 
 
-class PercolationPuzzle(Puzzle):
+def growth_picture(results: Path, path: Path) -> None:
+    """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
+    from ...tables import read_rows
+    from .recursion import growth_plot
+
+    counts = {int(r["n"]): int(r["count"]) for r in read_rows(results / "percolation.csv")   # "optimal": older rows
+              if r.get("status") in ("optimal", "complete") and r.get("count", "").isdigit()
+              and r.get("n", "").isdigit()}
+    terms: list[int] = []
+    while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
+        terms.append(counts[len(terms) + 1])
+    if len(terms) < 25:
+        raise BadInput(f"{results / 'percolation.csv'} holds too few counts to plot the growth "
+                       f"(`workbench table percolation --n 1..200` computes them)")
+    growth_plot(terms, str(path))
+
+
+class PercolationPuzzle(Puzzle[PercolationParams]):
     name = "percolation"
     title = "Minimal percolating sets: n cells that fill the n x n board (OEIS A146971)"
-    sense = "max"                  # nothing is optimised: the question is a count
-    counts = True
+    sense = None                   # nothing is optimised: the question is a count
     n_min = 1
     n_max = RECURSION_N_MAX        # the recursion's limit; the transfer matrix stops at 12
     default_solver = "search"
     formulations = (Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
-                                          "else 1 + the second earliest neighbour"),)
+                                          "else 1 + the second earliest neighbour"),
+                    Formulation("recursion", f"count by the recursion over rectangles (n <= {RECURSION_N_MAX}; "
+                                             "the default)", search=SEARCH),
+                    Formulation("transfer", f"count by the row-by-row transfer matrix (n <= {TRANSFER_N_MAX}; "
+                                            "--counter transfer, and --permutation)", search=SEARCH))
     checker = staticmethod(check_set)
     Params = PercolationParams
-    native_search = "workbench.puzzles.percolation.recursion:solve"
 
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: PercolationParams | None = None) -> None:
         super().validate(n, params)
         if n is not None and params is not None and params.native_counter == "transfer" and n > TRANSFER_N_MAX:
             what = "--permutation" if params.permutation else "--counter transfer"
@@ -97,6 +118,14 @@ class PercolationPuzzle(Puzzle):
             what = f"{kind}set" + ("s" if len(sets) > 1 else "")
             axes[0].figure.suptitle(f"percolation n={n}: {what} of {n} cells that fill the board")
 
+    def method_for(self, n: int | None, params: PercolationParams) -> str:
+        return params.native_counter
+
+    def with_method(self, method: str, n: int | None, params: PercolationParams) -> PercolationParams:
+        if method == "recursion" and params.permutation:
+            raise BadInput(f"{self.name}: --permutation is counted by the transfer matrix only")
+        return params if params.permutation else replace(params, counter=method)
+
     def table_key(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"
 
@@ -107,6 +136,15 @@ class PercolationPuzzle(Puzzle):
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
         key = self.table_key(params, formulation)
         return key + "-transfer" if params.counter == "transfer" and not params.permutation else key
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        """The recursion (a(11..20) are the workbench's own), the transfer matrix's second,
+        independent count, and the permutation variant."""
+        return [ShowcaseCase(self.name, "1..20"), ShowcaseCase(self.name, "1..9", params={"counter": "transfer"}),
+                ShowcaseCase(self.name, "1..10", params={"permutation": True})]
+
+    def pictures(self) -> list[Picture]:
+        return [Picture("percolation-growth.png", draw=growth_picture)]
 
     def bench_cases(self) -> list[BenchCase]:
         """The recursion (goals on 2 cores: a(10) < 1 s, a(100) < 60 s, the table a(1..200) < 15 min

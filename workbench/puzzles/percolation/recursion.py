@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from ...models.core import OPTIMISE, Count, Options, Question
 from ...search.deadline import Deadline
-from ...solvers.base import Incumbent, Options, Report, Result, Status
+from ...search.outcome import Outcome, Progress, Refused
 
 N_MAX = 500
 
@@ -267,27 +268,28 @@ def count_by_residues(n: int) -> int:
     return value
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Any]:
     """The native search for percolation: counts of A146971 by the recursion (default), the rest
     (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
     module is compiled by numba only when needed, its compile time booked as build time."""
     assert n is not None
-    show = options.show
-    if options.count and not params.permutation and params.counter == "recursion":
+    counting = isinstance(question, Count)
+    show = question.show if isinstance(question, Count) else 0
+    if counting and not params.permutation and params.counter == "recursion":
         if not 1 <= n <= N_MAX:
-            return Result(Status.ERROR, message=f"the recursion handles 1 <= n <= {N_MAX}")
+            raise Refused(f"the recursion handles 1 <= n <= {N_MAX}")
         watch = Deadline()
         examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
             if show and n <= 12 else []
         build = watch.elapsed()
         total, seconds = count(n)
-        report(Incumbent(None, None, None, count=total))
-        return Result(Status.OPTIMAL, count=total, solution=examples, build_seconds=build,
+        report(Outcome(count=total, complete=False))
+        return Outcome(count=total, examples=tuple(examples), build_seconds=build,
                       message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
                               f"extend it to {n} x {n})")
-    result, build = _transfer(lambda m: m.solve(n, params, options, report))
-    result.build_seconds += build
-    return result
+    result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
+    return replace(result, build_seconds=result.build_seconds + build)
 
 
 def _transfer(call):

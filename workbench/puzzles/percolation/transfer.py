@@ -24,12 +24,12 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...models.core import OPTIMISE, Count, Options, Question
 from ...search import tasks
 from ...search.bits import Int, popcount, reverse
 from ...search.deadline import NEVER, Deadline
-from ...search.outcome import Outcome
+from ...search.outcome import Outcome, Progress, Refused
 from ...search.tasks import Settings, Split
-from ...solvers.base import Incumbent, Options, Report, Result, Status
 
 EMPTY = np.uint64(0xFFFFFFFFFFFFFFFF)   # never a valid key word: rows use at most the low 63 bits
 KEY_WORDS = 4                            # three words of closure rows, one of used columns
@@ -545,34 +545,35 @@ def warm_up() -> None:
     example_sets(3, 1)
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Any]:
     """The transfer-matrix side of the native search (recursion.solve dispatches): the exact count
-    (options.count) or one percolating set."""
+    (the Count question) or one percolating set."""
     assert n is not None
+    counting = isinstance(question, Count)
     permutation = params.permutation
     if not 1 <= n <= N_MAX:
-        if not options.count and not permutation:       # the diagonal fills any board
-            return Result(Status.OPTIMAL, solution={"n": n, "cells": [[i, i] for i in range(n)]},
-                          message="the diagonal")
-        return Result(Status.ERROR, message=f"the transfer-matrix counter handles 1 <= n <= {N_MAX}")
+        if not counting and not permutation:       # the diagonal fills any board
+            return Outcome(witness={"n": n, "cells": [[i, i] for i in range(n)]}, message="the diagonal")
+        raise Refused(f"the transfer-matrix counter handles 1 <= n <= {N_MAX}")
     seed = int(options.seed or 0)
-    if not options.count:
+    if not isinstance(question, Count):
         found = example_sets(n, 1, permutation, seed)
-        return Result(Status.OPTIMAL, solution=found[0] if found else None,
-                      message="a percolating set" if found else "no percolating set")
-    examples = example_sets(n, options.show, permutation, seed)
+        return Outcome(witness=found[0] if found else None,
+                       message="a percolating set" if found else "no percolating set")
+    examples = example_sets(n, question.show, permutation, seed)
     deadline = Deadline.after(options.time_limit)
     try:
         split, stored = count_split(n, permutation, options.threads, deadline)
     except _Timeout:
-        return Result(Status.UNKNOWN, solution=examples, message="time limit while the rows were stored")
+        return Outcome(complete=False, examples=tuple(examples), message="time limit while the rows were stored")
     left = None if options.time_limit is None else deadline.left()
     settings = Settings(options.threads, left, options.cluster, fresh=options.fresh, quiet=options.quiet)
     out = tasks.run(split, settings, Outcome(count=stored))
     if not out.complete:
-        return Result(Status.UNKNOWN, solution=examples,
-                      message=f"time limit: {out.tasks} tasks, the count was not finished (rerun to resume)")
-    report(Incumbent(None, None, None, count=out.count))
-    return Result(Status.OPTIMAL, count=out.count, solution=examples,
-                  message=f"exact row-by-row transfer-matrix count ({len(split.tasks)} journaled tasks)")
+        return Outcome(complete=False, examples=tuple(examples),
+                       message=f"time limit: {out.tasks} tasks, the count was not finished (rerun to resume)")
+    report(Outcome(count=out.count, complete=False))
+    return Outcome(count=out.count, examples=tuple(examples),
+                   message=f"exact row-by-row transfer-matrix count ({len(split.tasks)} journaled tasks)")
 

@@ -6,12 +6,12 @@ each size the drawings label.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_squares
 from .check import find_squares, parse_matches
 from .model import FORMULATIONS, build
@@ -22,6 +22,9 @@ BOX = {  # (up, down, left, right) -> the junction drawn at a point
     (1, 0, 1, 1): "┴", (1, 1, 1, 1): "┼", (1, 0, 0, 0): "╵", (0, 1, 0, 0): "╷", (0, 0, 1, 0): "╴",
     (0, 0, 0, 1): "╶",
 }
+
+
+SEARCH, WARM_UP = "workbench.puzzles.squares.search:solve", "workbench.puzzles.squares.search:warm_up"
 
 
 @dataclass(frozen=True)
@@ -60,21 +63,29 @@ def labelled_squares(n: int, solution: dict[str, Any]) -> dict[int, tuple[int, i
     return chosen
 
 
-class SquaresPuzzle(Puzzle):
+class SquaresPuzzle(Puzzle[SquaresParams]):
     name = "squares"
     title = "Matchstick squares: all squares 1x1..nxn with the fewest matches (OEIS A294249)"
     sense, n_min, n_max = "min", 1, 63
-    formulations = tuple(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items())
+    formulations = (*(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items()),
+                    Formulation("exact", "heuristics for a bound, then the exact search (--all: counting the "
+                                         "optimal solutions)", search=SEARCH, warm_up=WARM_UP),
+                    Formulation("heuristic", "the heuristics only, given the whole time (--heuristic)",
+                                search=SEARCH, warm_up=WARM_UP))
     checker = staticmethod(check_squares)
     Params = SquaresParams
-    native_search = "workbench.puzzles.squares.search:solve"
-    native_warm_up = "workbench.puzzles.squares.search:warm_up"
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
 
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: SquaresParams | None = None) -> None:
         super().validate(n, params)
         if n is not None and params is not None and n + 2 * params.margin > 63:
             raise BadInput("squares: n + 2*margin must be at most 63")
+
+    def method_for(self, n: int | None, params: SquaresParams) -> str:
+        return "heuristic" if params.heuristic else "exact"
+
+    def with_method(self, method: str, n: int | None, params: SquaresParams) -> SquaresParams:
+        return replace(params, heuristic=method == "heuristic")
 
     def task_layer(self, params: SquaresParams) -> bool:
         return not params.heuristic      # the heuristics run in the calling worker alone
@@ -89,7 +100,7 @@ class SquaresPuzzle(Puzzle):
         return build(n, params.margin, formulation)
 
 
-    def render(self, n: int | None, solution: Any, params: dict[str, Any]) -> str:
+    def render(self, n: int | None, solution: Any, params: SquaresParams) -> str:
         """Chaffin's style: one text line per row of points, '.' where a horizontal match could be,
         box-drawing junctions, and each labelled square's size written at its top-left corner."""
         assert n is not None
@@ -123,7 +134,7 @@ class SquaresPuzzle(Puzzle):
                     break
         return "\n".join("".join(r) for r in lines) + f"\n{len(ms)} matchsticks"
 
-    def png(self, n: int | None, solution: Any, path: str, params: dict[str, Any]) -> None:
+    def png(self, n: int | None, solution: Any, path: str, params: SquaresParams) -> None:
         assert n is not None
         ms = parse_matches(solution["matches"])
         side = max([x + 1 for _, x, _ in ms] + [y + 1 for _, _, y in ms] + [n])
@@ -141,6 +152,13 @@ class SquaresPuzzle(Puzzle):
                         ha="left" if dx > 0 else "right", va="top" if dy > 0 else "bottom")
             ax.invert_yaxis()
             ax.set_title(f"squares n={n}: {len(ms)} matches")
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        return [ShowcaseCase(self.name, "1..24", "search")]
+
+    def pictures(self) -> list[Picture]:
+        """The record boards of the heuristic sweep."""
+        return [Picture(f"squares-{n}.png", "squares-heuristic", n, {"heuristic": True}) for n in (54, 56)]
 
     def bench_cases(self) -> list[BenchCase]:
         """Model backends and the native search climb n until a run is not proven; the heuristic

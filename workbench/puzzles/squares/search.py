@@ -29,14 +29,14 @@ import numba
 import numpy as np
 from numba import njit
 
+from ...models.core import OPTIMISE, Options, Question
 from ...search import tasks
 from ...search.bits import low_mask, popcount
 from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
-from ...search.outcome import Outcome
+from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
 from ...search.threads import use_threads
-from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .beam import beam
 from .kernel import Placements, added, exact_placements, put
 from .model import Placement, square_matches
@@ -754,7 +754,8 @@ def warm_up() -> None:
     beam(Placements.build(2), 2, 11)
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Any]:
     """The native search: heuristics for a bound, then the exact (or counting) search.
 
     With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
@@ -765,7 +766,7 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     """
     assert n is not None
     margin = params.margin
-    counting = params.all or options.count
+    counting = params.all
     deadline = Deadline.after(options.time_limit or None)     # (0: no limit)
     use_threads(options.threads)
 
@@ -778,15 +779,14 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     else:
         ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
         if not found:
-            return Result(Status.UNKNOWN, message="time limit before the heuristics found a solution")
-        report(Incumbent(ub, None, solution_json(n, margin, found)))
+            return Outcome(complete=False, message="time limit before the heuristics found a solution")
+        report(Outcome(ub, solution_json(n, margin, found), complete=False))
     if params.heuristic:
-        return Result(Status.FEASIBLE, objective=ub, solution=solution_json(n, margin, found),
-                      message=f"heuristic bound ({how})")
+        return Outcome(ub, solution_json(n, margin, found), complete=False, message=f"heuristic bound ({how})")
 
     settings = Settings(options.threads, None, options.cluster, fresh=options.fresh, quiet=options.quiet)
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
-        Incumbent(part.best, None, solution_json(n, margin, part.witness or []))), params.lookahead)
+        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)), params.lookahead)
     if out.best is not None and out.witness:
         found = out.witness
     best = out.best if out.best is not None else ub
@@ -794,18 +794,16 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     searched = f"{out.positions:,} positions searched (lookahead {params.lookahead})"
     if not found:                             # --bound B, and nothing cheaper than B found
         if out.complete:
-            return Result(Status.INFEASIBLE, message=f"proved by exhaustive search: no board of fewer than {ub} "
-                                                     f"matches, {searched}; assumes all squares within {margin} "
-                                                     "of the largest")
-        return Result(Status.UNKNOWN, message=f"time limit; nothing cheaper than {ub} found; {searched}")
+            return Outcome(message=f"proved by exhaustive search: no board of fewer than {ub} "       # infeasible
+                                   f"matches, {searched}; assumes all squares within {margin} of the largest")
+        return Outcome(complete=False, message=f"time limit; nothing cheaper than {ub} found; {searched}")
     if not out.complete:
-        return Result(Status.FEASIBLE, objective=best, solution=sol,
-                      message=f"time limit; best from {'exact search' if out.witness else how}; "
+        return Outcome(best, sol, complete=False,
+                       message=f"time limit; best from {'exact search' if out.witness else how}; "
                               f"{searched}")
     msg = f"proved optimal by exhaustive search, {searched} (start bound {ub} from {how}"
     msg += f"; assumes all squares within {margin} of the largest)"
     if counting:
         msg += f"; {out.count} optimal solutions (largest two share the top-left corner, "
         msg += "diagonal mirror images once, a free placement taken at once)"
-    return Result(Status.OPTIMAL, objective=best, bound=best, solution=sol,
-                  count=out.count if counting else None, message=msg)
+    return Outcome(best, sol, count=out.count if counting else 0, message=msg)

@@ -7,17 +7,18 @@ search is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Puzzle, option
+from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_board
 from .check import draw, parse_board
 from .model import FORMULATIONS, build
 
+WARM_UP = "workbench.puzzles.stones.search:warm_up"   # compiles the exact search and the record hunt
 ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record.py)
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
 
@@ -84,26 +85,40 @@ class StonesParams(Params):
         return data["solution"] if isinstance(data, dict) and "solution" in data else data
 
 
-class StonesPuzzle(Puzzle):
+class StonesPuzzle(Puzzle[StonesParams]):
     name = "stones"
     title = "Stepping stones: the largest number placed from n ones by the 8-neighbour sum rule (A337663)"
     sense = "max"
     n_min = 1
     n_max = 40
-    formulations = tuple(Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items())
+    formulations = (*(Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items()),
+                    Formulation("exact", "exhaustive search, box-free: the proof is the complete enumeration "
+                                         "(the default for n <= 5; --exact: n <= 8)",
+                                search="workbench.puzzles.stones.search:solve", warm_up=WARM_UP),
+                    Formulation("hunt", "record hunt: beam searches with lookaheads (the default for n >= 6; --hunt)",
+                                search="workbench.puzzles.stones.record:solve", warm_up=WARM_UP))
     checker = staticmethod(check_board)
     Params = StonesParams
-    native_search = "workbench.puzzles.stones.search:solve"
-    native_warm_up = "workbench.puzzles.stones.search:warm_up"
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
 
-    def validate(self, n: int | None, params: Any = None) -> None:
+    def validate(self, n: int | None, params: StonesParams | None = None) -> None:
         super().validate(n, params)
         assert n is not None
         if params is not None and params.exact and n > 8:
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
         if params is not None and params.nmax is not None and not n <= params.nmax <= 40:
             raise BadInput(f"stones: --nmax must be between n ({n}) and 40")
+
+    def method_for(self, n: int | None, params: StonesParams) -> str:
+        """Exhaustive for n <= 5, the record hunt from n = 6 on; --exact and --hunt say otherwise."""
+        assert n is not None
+        return "hunt" if params.hunt or (n >= 6 and not params.exact) else "exact"
+
+    def with_method(self, method: str, n: int | None, params: StonesParams) -> StonesParams:
+        assert n is not None
+        if method != self.method_for(n, params):        # the option that picks it away from the default
+            return replace(params, exact=method == "exact", hunt=method == "hunt")
+        return params
 
     def table_key(self, params: StonesParams, formulation: str = "") -> str:
         """a(n) is box-free and uncapped: a boxed or capped run answers a narrower question, and is
@@ -151,6 +166,13 @@ class StonesPuzzle(Puzzle):
             ax.set_xlim(0, cols)
             ax.set_ylim(rows, 0)
             ax.set_title(f"stepping stones n={n}: largest number {max(cells.values())}")
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        """The native search, and the box-free position model: a CP proof of a(3)."""
+        return [ShowcaseCase(self.name, "1..4"), ShowcaseCase(self.name, "1..3", "cpsat")]
+
+    def pictures(self) -> list[Picture]:
+        return [Picture("stones-5.png", "stones", 5)]
 
     def bench_cases(self) -> list[BenchCase]:
         """The exact search ladder (a(5) is the hour-long case), the box-free position model, the CP

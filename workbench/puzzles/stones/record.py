@@ -38,11 +38,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ...models.core import OPTIMISE, Options, Question
 from ...search.compiled import transform
 from ...search.deadline import NEVER, Deadline
-from ...search.outcome import Outcome
+from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, executor, journals
-from ...solvers.base import Incumbent, Options, Report, Result, Status
 from .check import check, draw
 from .kernel import subtree
 
@@ -1082,12 +1082,12 @@ def warm_up() -> None:
     subtree(3, [[0, 0, 1], [1, 1, 2], [2, 2, 1]], 1000)
 
 
-def solve(n: int, params: Any, options: Options, report: Report) -> Result:
+def solve(n: int, params: Any, options: Options, report: Progress, question: Question = OPTIMISE) -> Outcome[Any]:
     """The record hunt as the native search's answer: params.width, filter, nmax, resume; the seed,
     threads, cluster and time limit from the options. Each new board (for every ones count) is
     checked, then stored at once (store_path) with its drawing; each new best for n is reported."""
     if n < 2:                                 # no 2 can be placed: a lone one is the whole board
-        return Result(status=Status.OPTIMAL, objective=1, bound=1, values=[[0, 0, 1]], solution=[[0, 0, 1]])
+        return Outcome(1, [[0, 0, 1]], maximise=True)
     nmax = max(n, params.nmax or n)
     path = store_path()
     note = f"record hunt, width {params.width}, filter {params.filter}, nmax {nmax}, seed {options.seed}"
@@ -1102,7 +1102,7 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
         save_store(path, ones, value, board, note)
 
     def on_best(value: int, board: list[list[int]]) -> None:
-        report(Incumbent(value, None, board))
+        report(Outcome(value, board, complete=False, maximise=True))
 
     start = load_store(path, nmax)            # read first: a broken store ends the hunt before it runs
     start = start if params.resume else {}
@@ -1118,8 +1118,8 @@ def solve(n: int, params: Any, options: Options, report: Report) -> Result:
     records, runs = hunt(n, options.time_limit, how, log, on_best, on_record, start)
     value, board = records.best(n)
     board = board or [[0, 0, 1]]
-    return Result(status=Status.FEASIBLE, objective=value, values=board, solution=board,
-                  message=f"record hunt: {runs} beam runs of width up to {params.width} in "
+    return Outcome(value, board, complete=False, maximise=True,
+                   message=f"record hunt: {runs} beam runs of width up to {params.width} in "
                           f"{time.monotonic() - began:.0f} s, filter {params.filter}"
                           + (f", nmax {nmax}" if nmax > n else "") + resumed_from)
 

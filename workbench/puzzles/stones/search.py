@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
+from ...models.core import OPTIMISE, Options, Question
 from ...search import tasks
 from ...search.deadline import NEVER, Deadline
-from ...search.outcome import Outcome
+from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
-from ...solvers.base import Incumbent, Options, Report, Result, Status
 from . import record
 from .kernel import dedupe, frontier, run_chunk
 
@@ -89,7 +89,7 @@ def run_task(task: Chunk | Part, stop_at: float) -> Outcome[Board]:
 
 
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
-           report: Report | None = None, split_after: int = SPLIT_AFTER) -> Outcome[Board]:
+           report: Progress | None = None, split_after: int = SPLIT_AFTER) -> Outcome[Board]:
     """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
     chunks of the shuffled frontier (task sizes vary a lot: shuffled small chunks finish together)
     on the task layer's threads or cluster; a task hands the rest of its work back after
@@ -101,7 +101,7 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     deadline = Deadline.after(settings.time_limit)
     front, above = tasks_of(n, cut, deadline)
     if report is not None and above.witness:
-        report(Incumbent(above.best, None, above.witness))
+        report(replace(above, complete=False))
     if front is None:                   # the deadline came before the tasks were made
         return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
@@ -111,7 +111,7 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
 
     def better(part: Outcome[Board]) -> None:
         if report is not None:
-            report(Incumbent(part.best, None, part.witness))
+            report(replace(part, complete=False))
 
     left = None if settings.time_limit is None else deadline.left()
     return tasks.run(split, replace(settings, time_limit=left), above, better)
@@ -123,12 +123,11 @@ def warm_up() -> None:
     record.warm_up()
 
 
-def solve(n: int | None, params: Any, options: Options, report: Report) -> Result:
-    """The native search: exhaustive for n <= 5 (or --exact, n <= 8; the proof is the complete
-    enumeration), the record hunt (record.py) for n >= 6 or with --hunt."""
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Board]:
+    """The exact method: exhaustive (n <= 8), the proof is the complete enumeration. (The record hunt,
+    record.py, is the other method.)"""
     assert n is not None
-    if (n >= 6 and not params.exact) or params.hunt:
-        return record.solve(n, params, options, report)
     cut = default_cut(n) if params.cut is None else params.cut
     settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
                         quiet=options.quiet)
@@ -136,11 +135,9 @@ def solve(n: int | None, params: Any, options: Options, report: Report) -> Resul
     board = out.witness or []
     if not board and out.best == 1:
         board = [[0, 0, 1]]             # no 2 can be placed: a lone one is the whole board
-    status = Status.OPTIMAL if out.complete else Status.FEASIBLE
-    return Result(status=status, objective=out.best, bound=out.best if out.complete else None,
-                  values=board, solution=board,
-                  message=f"{out.positions:,} positions, {out.tasks} tasks cut at {cut}"
-                          + ("" if out.complete else " (time limit: incomplete)"))
+    return replace(out, witness=board, count=0,
+                   message=f"{out.positions:,} positions, {out.tasks} tasks cut at {cut}"
+                           + ("" if out.complete else " (time limit: incomplete)"))
 
 
 def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0) -> dict[str, float]:

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built, HittingSet, lex_leader
-from ..base import BenchCase, Formulation, Params, Puzzle
+from ..base import BenchCase, Formulation, Params, Puzzle, ShowcaseCase
 from .check import all_matches
 from .check import check as check_grid
 from .model import grid
@@ -43,13 +43,17 @@ class TriangleParams(TriGridParams):
     shapes: tuple[str, ...] = field(default=("triangle",))
 
 
-class TriGridPuzzle(Puzzle):
+class TriGridPuzzle(Puzzle[TriGridParams]):
     n_min, n_max = 1, N_MAX
     default_solver = "auto"        # no single backend wins on every N (docs/trigrid.md): race them
     formulations = (Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
                     Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"))
     Params = TriGridParams
     checker = staticmethod(check_grid)
+    showcase_n = ""            # the N of the main job's table
+
+    def showcase_cases(self) -> list[ShowcaseCase]:
+        return [ShowcaseCase(self.name, self.showcase_n)]
 
     def generate(self, n: int | None, formulation: str, params: TriGridParams) -> Built:
         assert n is not None
@@ -105,14 +109,17 @@ class TriGridPuzzle(Puzzle):
 
 class Enigma144(TriGridPuzzle):
     name, title = "enigma144", "Enigma 144: spoil all triangles and quadrilaterals"
+    showcase_n = "1..12"
 
 
 class Enigma82(TriGridPuzzle):
     name, title, Params = "enigma82", "Enigma 82: spoil all quadrilaterals", QuadParams
+    showcase_n = "1..7"
 
 
 class Triangles(TriGridPuzzle):
     name, title, Params = "triangles", "Spoil all triangles", TriangleParams
+    showcase_n = "1..10"
 
 
 # -- drawings -------------------------------------------------------------------------------
