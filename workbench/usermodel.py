@@ -331,7 +331,8 @@ class FileRun:
                 "seconds": round(r.total_seconds, 3), "generate_seconds": 0.0,
                 "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
                 "solver_version": r.solver_version, "params": dict(r.params),
-                "racers": None if r.racers is None else [asdict(racer) for racer in r.racers], "published": None,
+                "racers": None if r.racers is None else [asdict(racer) for racer in r.racers], "certificate": None,
+                "published": None,
                 "published_status": None, "match": "", "check": None if self.verdict is None else self.verdict.message,
                 "message": r.message, "solution": r.solution, "model": str(self.file.path),
                 "recomputed_objective": None if self.verdict is None else clean_number(self.verdict.objective)}
