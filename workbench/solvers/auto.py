@@ -3,7 +3,7 @@ process each, runner.race); the first proof wins and the others are stopped.
 
 Why: on the triangular grids no single configuration wins everywhere. RC2's time depends on the
 clause order by a factor of 10 and more, CaDiCaL inside RC2 proves enigma82 N = 7 in 2 s where
-Glucose needs 13..40 s, and SCIP proves enigma82 N = 8 where RC2 with Glucose does not (docs/trigrid.md).
+Glucose needs 13..40 s, and SCIP proves enigma82 N = 8 where RC2 with Glucose does not (docs/notes/trigrid.md).
 The racers are listed best first; a run with T threads races the first T of them.
 """
 from __future__ import annotations

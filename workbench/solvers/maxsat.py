@@ -13,7 +13,7 @@ from .base import Backend, Incumbent, Options, Report, Result, Status, Unsupport
 
 INSTALL = "pip install python-sat"
 DEFAULT_SAT_SOLVER = "g4"    # plain RC2 with Glucose 4 (`maxsat`); `maxsat:NAME` picks another
-SAT_SOLVERS = {              # offered as maxsat:NAME; the ones measured worth racing (docs/trigrid.md)
+SAT_SOLVERS = {              # offered as maxsat:NAME; the ones measured worth racing (docs/notes/trigrid.md)
     "cd195": "CaDiCaL 1.9.5", "cd153": "CaDiCaL 1.5.3", "g42": "Glucose 4.2",
 }
 NOT_INTERRUPTIBLE = ("cd",)  # python-sat cannot interrupt CaDiCaL: the runner's hard kill stops it
@@ -47,7 +47,7 @@ def greedy_hitting_set(hs: HittingSet) -> list[int]:
 
 def shuffled(ms: MaxSatModel, seed: int) -> tuple[MaxSatModel, list[int]]:
     """The same formula with variables renumbered and clauses reordered by `seed`: RC2's run time
-    on the grid puzzles depends on that order by a factor of 10 and more (docs/trigrid.md), so
+    on the grid puzzles depends on that order by a factor of 10 and more (docs/notes/trigrid.md), so
     racing a few orders removes the luck. Returns the formula and the renumbering (old -> new)."""
     rng = random.Random(seed)
     new = list(range(1, ms.n_vars + 1))

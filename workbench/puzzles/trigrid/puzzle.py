@@ -14,14 +14,14 @@ from .model import grid
 
 N_MAX = 30
 RACERS_ALONE = ("maxsat:cd195+lex", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
-# second computations of the new terms, each by a method the first did not use (docs/trigrid.md, section 7):
+# second computations of the new terms, each by a method the first did not use (docs/notes/trigrid.md, section 7):
 # the first were RC2 + Glucose without symmetry breaking (enigma144 N = 11..13, enigma82 N = 7), RC2 + CaDiCaL
 # without it (enigma144 N = 14, 15, enigma82 N = 10) and with lex-leader clauses (enigma144 N = 16)
 SECOND = "trigrid second computation"
 SECONDS_144 = ((11, "maxsat:cd195+lex"), (12, "maxsat:cd195+lex"), (13, "maxsat:cd195+lex"),
                (14, "maxsat:cd195+lex"), (15, "maxsat:cd195+lex"), (16, "maxsat:cd195+lexrev"))
 SECONDS_82 = ((7, "scip"), (10, "maxsat:cd195+lex"))
-# the frontier, predicted before the runs (docs/trigrid.md, section 4): enigma144 N = 17: 221, enigma82 N = 11: 65
+# the frontier, predicted before the runs (docs/notes/trigrid.md, section 4): enigma144 N = 17: 221, enigma82 N = 11: 65
 FRONTIER = (("enigma144", 17, "maxsat:cd195+lex"), ("enigma144", 17, "maxsat:cd195+lexrev"),
             ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "maxsat:cd195+lex"))
 
@@ -45,7 +45,7 @@ class TriangleParams(TriGridParams):
 
 class TriGridPuzzle(Puzzle[TriGridParams]):
     n_min, n_max = 1, N_MAX
-    default_solver = "auto"        # no single backend wins on every N (docs/trigrid.md): race them
+    default_solver = "auto"        # no single backend wins on every N (docs/notes/trigrid.md): race them
     formulations = (Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
                     Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"))
     Params = TriGridParams
