@@ -31,6 +31,12 @@ def executable(name: str, install: str) -> str:
     return found
 
 
+def first_line(name: str, install: str, flag: str) -> str:
+    """The first line the executable prints for `flag` (its version banner)."""
+    text = subprocess.run([executable(name, install), flag], capture_output=True, text=True, timeout=30).stdout
+    return text.split("\n")[0]
+
+
 @dataclass
 class MpsInput:
     """The model as the executable reads it, and how its answer reads back."""

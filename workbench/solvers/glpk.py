@@ -6,7 +6,6 @@ glpsol prints no solution until it ends, so a killed run keeps the bound only.
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 import time
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
 from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
-from .external import executable, follow, write_mps
+from .external import executable, first_line, follow, write_mps
 from .runner import grace
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
@@ -38,8 +37,7 @@ class GLPK(Backend):
     exports = ("mathprog",)
 
     def version(self) -> str:
-        exe = executable("glpsol", INSTALL)
-        first = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=30).stdout.split("\n")[0]
+        first = first_line("glpsol", INSTALL, "--version")
         return f"GLPK {first.split()[-1] if first else '?'} (glpsol)"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:

@@ -3,14 +3,13 @@ limit as -timeout, every improved solution printed as it is found (-i) and passe
 so a killed run keeps its best. lp_solve's command line prints no bound: short of a proof, none."""
 from __future__ import annotations
 
-import subprocess
 import tempfile
 import time
 from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel
 from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
-from .external import column_index, executable, follow, write_mps
+from .external import column_index, executable, first_line, follow, write_mps
 from .runner import grace
 
 INSTALL = "apt-get install lp-solve (Debian/Ubuntu; `make setup` does it)"
@@ -25,9 +24,7 @@ class LpSolve(Backend):
     exports = ("mps",)
 
     def version(self) -> str:
-        exe = executable("lp_solve", INSTALL)
-        text = subprocess.run([exe, "-h"], capture_output=True, text=True, timeout=30).stdout
-        words = text.split("\n")[0].rstrip(":").split()
+        words = first_line("lp_solve", INSTALL, "-h").rstrip(":").split()
         return f"lp_solve {words[-1] if words else '?'}"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
