@@ -75,7 +75,11 @@ def test_the_api_checks_what_the_command_line_checks():
                  lambda: workbench.solve("enigma144", 3, solver=123),
                  lambda: workbench.solve("enigma144", 3, solver="highs", cluster="local:2"),
                  lambda: workbench.count("percolation", 4, show=10**12),
-                 lambda: workbench.compare("enigma144", 3, solvers="highs")):
+                 lambda: workbench.compare("enigma144", 3, solvers="highs"),
+                 lambda: workbench.solve("enigma144", "3"),      # text is the command line's to parse
+                 lambda: workbench.solve("enigma144", True),
+                 lambda: workbench.table("enigma144", [3, "4"]),
+                 lambda: workbench.table("enigma144", range(5, 3))):
         with pytest.raises(workbench.BadInput):
             call()
     with pytest.raises(workbench.UnknownSolver):

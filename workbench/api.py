@@ -35,10 +35,10 @@ def _puzzle(puzzle: PuzzleName) -> Puzzle[Any]:
     return puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
 
 
-def n_values(puzzle: Puzzle[Any], n: int | str | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
-    """The one N parser: an int, a range or list, or the command line's 'A..B' / 'A,B,C' (with
-    `single`: one integer), each within the puzzle's range (a range's ends are checked before
-    anything is built from it)."""
+def n_values(puzzle: Puzzle[Any], n: int | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
+    """The one N check: an int, or (unless `single`) a range or list of ints, each within the
+    puzzle's range (a range's ends are checked before anything is built from it). Text is refused:
+    the command line turns its --n into these first (checks.n_text)."""
     if not puzzle.needs_n:
         if n is not None:
             raise BadInput(f"{puzzle.name} takes no --n")
@@ -46,35 +46,25 @@ def n_values(puzzle: Puzzle[Any], n: int | str | Iterable[int] | None, single: b
     if n is None:
         raise BadInput(f"{puzzle.name} needs --n")
     ns: Sequence[int]
-    if isinstance(n, int):
-        ns = [n]
-    elif isinstance(n, str):
-        try:
-            if single:
-                ns = [int(n)]
-            elif ".." in n:
-                a, b = n.split("..")
-                ns = range(int(a), int(b) + 1)
-            else:
-                ns = [int(x) for x in n.split(",")]
-        except ValueError:
-            raise BadInput(f"--n must be an integer, got '{n}'" if single else
-                           f"bad --n '{n}': use N, A..B or a comma list") from None
+    if isinstance(n, (int, str)):    # text, and bools, are refused here (the command line's text: n_text)
+        ns = [checks.whole(n)]
+    elif single:
+        raise BadInput(f"n must be one integer, got {n!r}")
     else:
-        ns = n if isinstance(n, range) else [int(x) for x in n]
+        ns = n if isinstance(n, range) else [checks.whole(x) for x in n]
     if not ns:
-        raise BadInput(f"--n '{n}' is an empty range")
+        raise BadInput(f"n is empty: {n!r}")
     for value in (ns[0], ns[-1]) if isinstance(ns, range) else ns:
         puzzle.validate(value)
     return ns
 
 
-def single_n(puzzle: Puzzle[Any], n: int | str | None) -> int | None:
+def single_n(puzzle: Puzzle[Any], n: int | None) -> int | None:
     """One N (a run's, not a table's): an integer within the puzzle's range, or None where it takes none."""
     return n_values(puzzle, n, single=True)[0]
 
 
-def request(puzzle: PuzzleName, n: int | str | None, solver: str | None = None,
+def request(puzzle: PuzzleName, n: int | None, solver: str | None = None,
             formulation: str | None = None, question: Question = OPTIMISE, params: Any = None,
             settings: Options | None = None) -> Request[Any]:
     """A run's request, planned (pipeline.plan, its `settings` checked too) and its backend able
@@ -117,7 +107,7 @@ class TablePlan:
 
 
 def table_request(
-                  puzzle: PuzzleName, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+                  puzzle: PuzzleName, n: int | Iterable[int] | None = None, solver: str | None = None,
                   time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
                   output: str | Path | None = None, results_dir: str | Path = RESULTS,
                   settings: Options | None = None, **params: Any) -> tuple[TablePlan, Options]:
@@ -169,7 +159,7 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
 
 
 def table(  # noqa: PLR0913 - one keyword per flag of the command
-          puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
+          puzzle: str, n: int | Iterable[int] | None = None, solver: str | None = None,
           time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:
@@ -179,7 +169,7 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
     return run_table(planned, settings, redo, on_row)
 
 
-def compare(puzzle: PuzzleName, n: int | str | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
             on_start: Callable[[str], None] | None = None, on_run: Callable[[Run], None] | None = None,
             **params: Any) -> list[Run]:
@@ -260,7 +250,7 @@ def _read_record(file: str | Path) -> Any:
         raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
 
 
-def verify(puzzle: PuzzleName, file: str | Path, n: int | str | None = None, **params: Any) -> Verification:
+def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params: Any) -> Verification:
     """Check a saved solution (a `solve --json` record, or the bare solution), and every claim its
     record makes about it (`workbench verify`); `n` and `params` override the record's."""
     p = _puzzle(puzzle)

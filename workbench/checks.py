@@ -46,6 +46,29 @@ SEED = number(int, 0, 2**32 - 1, "a seed")
 SHOW = number(int, 0, MAX_SHOW, "a number of example solutions")
 
 
+def whole(value: Any) -> int:
+    """An N from the API: an int (not a bool, a float or text)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadInput(f"n must be an integer, got {value!r}")
+    return value
+
+
+def n_text(text: str, single: bool = False) -> int | range | list[int]:
+    """The command line's --n: N, or (unless `single`) A..B or A,B,C. The API takes the result."""
+    try:
+        if single:
+            return int(text)
+        if ".." in text:
+            a, b = text.split("..")
+            if int(b) < int(a):
+                raise BadInput(f"--n '{text}' is an empty range")
+            return range(int(a), int(b) + 1)
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise BadInput(f"--n must be an integer, got '{text}'" if single else
+                       f"bad --n '{text}': use N, A..B or a comma list") from None
+
+
 def given(flag: str, check: Callable[[Any], Any], value: Any) -> Any:
     """An API keyword through the command line's own checker: BadInput naming the flag."""
     try:

@@ -435,6 +435,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "showcase": cmd_showcase, "plot": cmd_plot}
     try:
         args = parser.parse_args(argv)
+        if isinstance(getattr(args, "n", None), str):
+            args.n = checks.n_text(args.n, single=args.command != "table")
         return commands[args.command](args)
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
