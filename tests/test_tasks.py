@@ -223,7 +223,7 @@ def test_squares_all_killed_halfway_resumes_to_the_uninterrupted_count(tmp_path)
 
 
 def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
-    from workbench.puzzles.squares.search import exact
+    from workbench.puzzles.squares.dfs import exact
     from workbench.search.deadline import NEVER
 
     threads = exact(20, 0, 264, True, NEVER, Settings(threads=2, journal=False, quiet=True))
@@ -239,7 +239,7 @@ def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_
     same), resumes there to exactly the uninterrupted answer and positions."""
     import socket
 
-    from workbench.puzzles.squares.search import Placements, exact, search
+    from workbench.puzzles.squares.dfs import Placements, exact, search
     from workbench.search.deadline import NEVER, Deadline
 
     search(Placements.build(8), 69, counting=True)          # compiled before any clock runs
