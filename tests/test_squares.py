@@ -10,10 +10,10 @@ from conftest import published_values
 from workbench.models.core import OPTIMISE
 from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
-from workbench.puzzles.squares.model import Grid, Placement, square_matches
-from workbench.puzzles.squares.puzzle import PUZZLE
 from workbench.puzzles.squares.dfs import Placements, search
 from workbench.puzzles.squares.heuristics import ladder, polish, upper_bound
+from workbench.puzzles.squares.model import Grid, Placement, square_matches
+from workbench.puzzles.squares.puzzle import PUZZLE
 from workbench.puzzles.squares.search import solution_json
 from workbench.puzzles.squares.search import solve as native_solve
 from workbench.search.deadline import Deadline

@@ -290,7 +290,8 @@ def cmd_showcase(args) -> int:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
     folder = checks.folder(args.results_dir) if args.results_dir else showcase.run_folder()
     checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
-    planned = [api.table_request(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
+    planned = [api.table_request(case.puzzle, checks.n_text(case.n) if case.n else None, case.solver,
+                                 time_limit=args.time_limit, threads=args.threads,
                                  results_dir=folder, **case.params)
                for case in cases]     # every table (its file too) is checked before the first is computed
     lines, failures = [], []
