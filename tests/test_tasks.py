@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -168,6 +169,7 @@ def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_pat
     record = killed_a_third_of_the_way_then_rerun(["solve", "stones", "--n", "4"], tmp_path)
     assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
     assert record["message"].startswith("61,834,132 positions"), record["message"]
+    assert re.search(r"resumed from its journal: [1-9]\d* of \d+ tasks were done by earlier runs", record["message"])
     assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
 
 

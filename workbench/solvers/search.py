@@ -9,6 +9,7 @@ from typing import Any
 
 from ..models.core import OPTIMISE, Count, NativeTask, Question
 from ..search.outcome import Outcome, Refused
+from ..search.tasks import journal_notes
 from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install numba"
@@ -63,10 +64,12 @@ class NativeSearch(Backend):
     def _run(self, model: NativeTask, options: Options, report: Report, question: Question) -> Result:
         started = time.perf_counter()
         try:
-            out = _function(model.entry)(model.n, model.params, options,
-                                         lambda part: report(incumbent(part, question)), question)
+            with journal_notes() as notes:
+                out = _function(model.entry)(model.n, model.params, options,
+                                             lambda part: report(incumbent(part, question)), question)
         except Refused as e:
             return Result(Status.ERROR, message=str(e))
         answer = result(out, question)
+        answer.message = "; ".join(filter(None, [answer.message, *notes]))
         answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
         return answer
