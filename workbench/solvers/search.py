@@ -32,14 +32,15 @@ def result(out: Outcome[Any], question: Question) -> Result:
     proves its best (or, finding nothing, that there is none), an incomplete one found what it found."""
     if isinstance(question, Count):
         return Result(Status.COMPLETE if out.complete else Status.UNKNOWN, count=out.count if out.complete else None,
-                      examples=list(out.examples), message=out.message, build_seconds=out.build_seconds)
+                      examples=list(out.examples), message=out.message, build_seconds=out.build_seconds,
+                      positions=out.positions or None)
     found = out.found or out.best is not None
     if out.complete:
         status, bound = (Status.OPTIMAL, out.best) if found else (Status.INFEASIBLE, None)
     else:
         status, bound = (Status.FEASIBLE if found else Status.UNKNOWN), out.bound
     return Result(status, out.best, bound, values=out.witness, solution=out.witness, count=out.count or None,
-                  message=out.message, build_seconds=out.build_seconds)
+                  message=out.message, build_seconds=out.build_seconds, positions=out.positions or None)
 
 
 class NativeSearch(Backend):
