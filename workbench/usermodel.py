@@ -328,7 +328,7 @@ class FileRun:
         return {"puzzle": self.file.label, "n": None, "variant": self.file.kind, "formulation": self.file.kind,
                 "setting": "", "solver": r.solver, "status": str(r.status), "objective": self.value,
                 "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified, "count": None,
-                "seconds": round(r.total_seconds, 3), "generate_seconds": 0.0,
+                "positions": None, "seconds": round(r.total_seconds, 3), "generate_seconds": 0.0,
                 "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
                 "solver_version": r.solver_version, "params": dict(r.params),
                 "racers": None if r.racers is None else [asdict(racer) for racer in r.racers], "certificate": None,
