@@ -18,4 +18,10 @@ Why each part:
 - Our addition, the lookahead beam (half the hunt's worker time): a narrow beam whose children are
   ranked by the exact kernel's best value with one more one in hand. It sees record boards from
   about 10 numbers in, where the counting keys see nothing until 20 to 30 (docs/notes/stones-record.md).
+
+Where each part lives: beam.py (the counting beam, compiled), lookahead.py (the lookahead beam and
+the exhaustive ending, on the exact kernel), sweep.py (the class sweep), plan.py (the jobs, the
+records, the plan that picks the next job), store.py (the JSON store of best boards), run.py (the
+hunt on the task layer's one windowed loop, and the `hunt` method), __main__.py (`python -m
+workbench.puzzles.stones.record N`).
 """
