@@ -8,8 +8,12 @@
 #   A  16 threads: stones a(4), squares n = 24 and 26, percolation a(9), stones a(5), squares a(28..30)
 #   B  1 thread:   stones a(4), squares n = 24 and 26, percolation a(9)   (the speed-ups' baselines)
 #   C  16 threads: squares a(31..35), then the n = 8 stones hunt for what is left of 9 minutes
+#   D  16 threads: the squares proofs of issue 46, journaled into OUT/journals so that what one call
+#      leaves unfinished resumes on any machine (`WORKBENCH_JOURNALS=that/folder`, the same command):
+#      a(36) (--bound 630), then n = 34 and 35 with --lookahead 2 at the bound the plain runs of
+#      results/squares.csv started from (581, 603), so that their positions compare one to one
 set -u
-part=${1:?part A, B or C}
+part=${1:?part A, B, C or D}
 out=${2:-${OUT:-.}}
 mkdir -p "$out"
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 WORKBENCH_JOURNALS=/tmp/wb-journals
@@ -46,7 +50,18 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
     C)  bench 16 "scale-out: exact search, whole run" --n 31 --n 32 --n 33 --n 34 --n 35
         [ "$(left)" -gt 60 ] && timeout "$(left)" $py -m workbench.puzzles.stones.record 8 \
             --time-limit "$(($(left) - 20))" --threads 16 --out "$out/stones-8.json" ;;
-    *)  echo "part A, B or C"; exit 2 ;;
+    D)  export WORKBENCH_JOURNALS=$out/journals
+        proof() {   # proof N BOUND LOOKAHEAD FILE: a table row, or a journal to resume from
+            local t=$(($(left) - 20))
+            [ "$t" -gt 30 ] || { echo "skipped (no time left): n = $1"; return; }
+            timeout $((t + 15)) $py -m workbench table squares --n "$1" --solver search --bound "$2" \
+                --lookahead "$3" --threads 16 --time-limit "$t" --quiet -o "$out/$4" || echo "stopped: n = $1"
+        }
+        proof 36 630 0 squares-36.csv
+        proof 34 581 2 squares-lookahead.csv
+        proof 35 603 2 squares-lookahead.csv
+        rm -f "$out"/journals/*.lock; ls -l "$out"/journals ;;
+    *)  echo "part A, B, C or D"; exit 2 ;;
     esac
     echo "part $part done at $((SECONDS - began)) s"
 } 2>&1 | tee "$out/device-$part.log"

@@ -35,6 +35,17 @@ def test_bench_results_as_a_dataframe_keep_exact_counts():
     assert df["proven"].dtype == "boolean" and df["seconds"].dtype == "float64"
 
 
+def test_a_native_search_bench_row_carries_its_positions(tmp_path):
+    """Positions are a search's work on any machine: stones a(3) visits exactly 192,651 boards,
+    whatever the threads (tests/test_tasks.py)."""
+    out = tmp_path / "bench.csv"
+    run_case(BenchCase("stones", 3, "search", 60.0, label="tiny"), out, Console(quiet=True))
+    with open(out, newline="") as f:
+        row = next(csv.DictReader(f))
+    assert (row["status"], row["value"], row["positions"]) == ("optimal", "28", "192651")
+    assert workbench.bench_results(out)["positions"].tolist() == [192651]
+
+
 def test_compare_runs_pivot_to_backend_by_n():
     runs = [run for n in (3, 4) for run in workbench.compare("enigma144", n, solvers=["highs", "glpk"])]
     table = frames.pivot(frames.records(runs))

@@ -80,6 +80,7 @@ def test_the_api_checks_what_the_command_line_checks():
                  lambda: workbench.solve("enigma144", "3"),      # text is the command line's to parse
                  lambda: workbench.solve("enigma144", True),
                  lambda: workbench.table("enigma144", [3, "4"]),
+                 lambda: workbench.table("enigma144", "3..x"),
                  lambda: workbench.table("enigma144", range(5, 3))):
         with pytest.raises(workbench.BadInput):
             call()

@@ -10,9 +10,11 @@ from conftest import published_values
 from workbench.models.core import OPTIMISE
 from workbench.puzzles.squares.beam import beam
 from workbench.puzzles.squares.check import find_squares
+from workbench.puzzles.squares.dfs import Placements, search
+from workbench.puzzles.squares.heuristics import ladder, polish, upper_bound
 from workbench.puzzles.squares.model import Grid, Placement, square_matches
 from workbench.puzzles.squares.puzzle import PUZZLE
-from workbench.puzzles.squares.search import Placements, ladder, polish, search, solution_json, upper_bound
+from workbench.puzzles.squares.search import solution_json
 from workbench.puzzles.squares.search import solve as native_solve
 from workbench.search.deadline import Deadline
 from workbench.solvers.base import Options, Status
@@ -227,7 +229,7 @@ def test_pipeline_picks_the_maxsat_formulation_for_maxsat():
 
 
 def test_lower_bound_prune_keeps_optima_and_counts():
-    """The prune (_doomed) only cuts branches holding nothing at most as cheap as the bound: with and
+    """The prune (cuts.doomed) only cuts branches holding nothing at most as cheap as the bound: with and
     without it the counting search finds the same optimum and the same number of optimal solutions
     (Chaffin's counts), and at n = 20 it searches far fewer positions (at small n the
     split into parallel prefixes, repeated by the search, can cost more than the prune saves)."""
@@ -254,7 +256,7 @@ def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
 
 
 def test_lookahead_keeps_optima_and_counts():
-    """The lookahead (_lookahead) only cuts boards whose every completion costs more than the
+    """The lookahead (cuts.lookahead) only cuts boards whose every completion costs more than the
     bound: with it, without it and without any prune, the counting search finds the same optimum
     and number of optimal solutions for n = 1..20, and it searches far fewer positions."""
     for n in range(1, 21):
@@ -273,7 +275,7 @@ def test_every_board_the_lookahead_cuts_holds_nothing_the_plain_search_finds(n):
     the lookahead and with no prune at all: the same cheapest cost at most the optimum and the same
     number of solutions at it, board by board; where the lookahead cuts a board, the plain search
     finds nothing there either."""
-    from workbench.puzzles.squares.search import _dfs, _rules
+    from workbench.puzzles.squares.dfs import _dfs, _rules
 
     pl = Placements.build(n)
     arrays, bound = pl.arrays, PUBLISHED[n]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -194,6 +195,7 @@ def test_stones_a4_killed_halfway_resumes_to_the_uninterrupted_positions(tmp_pat
     record = killed_a_third_of_the_way_then_rerun(["solve", "stones", "--n", "4"], tmp_path)
     assert (record["objective"], record["status"], record["verified"]) == (38, "optimal", True)
     assert record["message"].startswith("61,834,132 positions"), record["message"]
+    assert re.search(r"resumed from its journal: [1-9]\d* of \d+ tasks were done by earlier runs", record["message"])
     assert not list(tmp_path.glob("*.sqlite"))            # finished: the journal is gone
 
 
@@ -249,7 +251,7 @@ def test_squares_all_killed_halfway_resumes_to_the_uninterrupted_count(tmp_path)
 
 
 def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
-    from workbench.puzzles.squares.search import exact
+    from workbench.puzzles.squares.dfs import exact
     from workbench.search.deadline import NEVER
 
     threads = exact(20, 0, 264, True, NEVER, Settings(threads=2, journal=False, quiet=True))
@@ -265,7 +267,7 @@ def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_
     same), resumes there to exactly the uninterrupted answer and positions."""
     import socket
 
-    from workbench.puzzles.squares.search import Placements, exact, search
+    from workbench.puzzles.squares.dfs import Placements, exact, search
     from workbench.search.deadline import NEVER, Deadline
 
     search(Placements.build(8), 69, counting=True)          # compiled before any clock runs

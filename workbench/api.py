@@ -35,10 +35,10 @@ def _puzzle(puzzle: PuzzleName) -> Puzzle[Any]:
     return puzzle if isinstance(puzzle, Puzzle) else get(puzzle)
 
 
-def n_values(puzzle: Puzzle[Any], n: int | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
-    """The one N check: an int, or (unless `single`) a range or list of ints, each within the
-    puzzle's range (a range's ends are checked before anything is built from it). Text is refused:
-    the command line turns its --n into these first (checks.n_text)."""
+def n_values(puzzle: Puzzle[Any], n: int | str | Iterable[int] | None, single: bool = False) -> Sequence[int | None]:
+    """The one N check: an int, or (unless `single`) a range or list of ints or the command line's
+    text for one ('A..B', 'A,B,C'), each within the puzzle's range (a range's ends are checked
+    before anything is built from it). One N is never text: `solve(puzzle, '3')` is refused."""
     if not puzzle.needs_n:
         if n is not None:
             raise BadInput(f"{puzzle.name} takes no --n")
@@ -46,7 +46,9 @@ def n_values(puzzle: Puzzle[Any], n: int | Iterable[int] | None, single: bool = 
     if n is None:
         raise BadInput(f"{puzzle.name} needs --n")
     ns: Sequence[int]
-    if isinstance(n, (int, str)):    # text, and bools, are refused here (the command line's text: n_text)
+    if isinstance(n, str) and not single:     # a table's 'A..B' or 'A,B,C', as on the command line
+        n = checks.n_text(n)
+    if isinstance(n, (int, str)):             # one N: an int (text and bools are refused)
         ns = [checks.whole(n)]
     elif single:
         raise BadInput(f"n must be one integer, got {n!r}")
@@ -107,7 +109,7 @@ class TablePlan:
 
 
 def table_request(
-                  puzzle: PuzzleName, n: int | Iterable[int] | None = None, solver: str | None = None,
+                  puzzle: PuzzleName, n: int | str | Iterable[int] | None = None, solver: str | None = None,
                   time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
                   output: str | Path | None = None, results_dir: str | Path = RESULTS,
                   settings: Options | None = None, **params: Any) -> tuple[TablePlan, Options]:
@@ -159,7 +161,7 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
 
 
 def table(  # noqa: PLR0913 - one keyword per flag of the command
-          puzzle: str, n: int | Iterable[int] | None = None, solver: str | None = None,
+          puzzle: str, n: int | str | Iterable[int] | None = None, solver: str | None = None,
           time_limit: float = 60.0, threads: int = 2, seed: int = 0, formulation: str | None = None,
           output: str | Path | None = None, results_dir: str | Path = RESULTS, redo: bool = False,
           on_row: OnRow | None = None, **params: Any) -> list[Run]:

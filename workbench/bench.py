@@ -17,7 +17,7 @@ from .tables import RESULTS, append_row, finished, row_from_record
 
 COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
            "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
-           "timestamp", "count", "certificate", "check_seconds", "proof_bytes"]
+           "timestamp", "count", "certificate", "check_seconds", "proof_bytes", "positions"]
 
 
 def _row(case: BenchCase, run: pipeline.Run) -> dict:
@@ -34,6 +34,7 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "solver_version": rec["solver_version"], "published": rec["published"] or "",
             "match": rec["match"], "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S"),
             "count": "" if rec["count"] is None else rec["count"],
+            "positions": "" if rec["positions"] is None else rec["positions"],
             "certificate": cert.get("verdict", ""), "proof_bytes": cert.get("proof_bytes", ""),
             "check_seconds": round(cert["check_seconds"] + cert["drup_seconds"], 3) if cert else ""}
 

@@ -290,7 +290,8 @@ def cmd_showcase(args) -> int:
         raise BadInput(f"no showcase table for {', '.join(args.puzzle)}")
     folder = checks.folder(args.results_dir) if args.results_dir else showcase.run_folder()
     checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
-    planned = [api.table_request(case.puzzle, case.n, case.solver, time_limit=args.time_limit, threads=args.threads,
+    planned = [api.table_request(case.puzzle, case.n, case.solver,
+                                 time_limit=args.time_limit, threads=args.threads,
                                  results_dir=folder, **case.params)
                for case in cases]     # every table (its file too) is checked before the first is computed
     lines, failures = [], []
@@ -435,8 +436,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "showcase": cmd_showcase, "plot": cmd_plot}
     try:
         args = parser.parse_args(argv)
-        if isinstance(getattr(args, "n", None), str):
-            args.n = checks.n_text(args.n, single=args.command != "table")
+        if isinstance(getattr(args, "n", None), str) and args.command != "table":
+            args.n = checks.n_text(args.n, single=True)
         return commands[args.command](args)
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")

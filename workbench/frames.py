@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 RESULTS = Path("results")
 BENCH = RESULTS / "bench.csv"
-NUMBERS = ("n", "objective", "bound", "value", "count", "seconds", "solve_seconds", "time_limit", "threads",
-           "published")
+NUMBERS = ("n", "objective", "bound", "value", "count", "positions", "seconds", "solve_seconds", "time_limit",
+           "threads", "published")
 FLAGS = ("proven", "verified")
 
 

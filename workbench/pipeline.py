@@ -144,7 +144,7 @@ class Run:
             "setting": self.request.puzzle.setting(self.params),
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
-            "count": r.count, "seconds": self.seconds,
+            "count": r.count, "positions": r.positions, "seconds": self.seconds,
             "generate_seconds": round(self.generate_seconds, 3),
             "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
             "solver_version": r.solver_version,

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
+import contextvars
 import fcntl
 import hashlib
 import inspect
@@ -40,6 +41,7 @@ from .outcome import Outcome
 JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
+_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("journal notes", default=None)
 
 Kernel = Callable[..., Outcome]   # kernel(task, stop_at[, best]): stop_at is a time.time() instant
 
@@ -157,6 +159,10 @@ class Journal:
         except (sqlite3.DatabaseError, ValueError, TypeError) as e:
             raise self.broken(e) from None
 
+    def task_seconds(self) -> float:
+        """The seconds the finished tasks took, summed (the work earlier runs left to this one)."""
+        return float(self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM tasks").fetchone()[0])
+
     def parts(self) -> dict[int, Any]:
         """The parts that tasks handed back, by their task ids."""
         try:
@@ -225,6 +231,18 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
         yield pool.map
 
 
+@contextlib.contextmanager
+def journal_notes() -> Iterator[list[str]]:
+    """The notes the searches run inside leave for their result: a run that resumed from a journal
+    says so (and how much work earlier runs, on this machine or another, had done)."""
+    notes: list[str] = []
+    token = _notes.set(notes)
+    try:
+        yield notes
+    finally:
+        _notes.reset(token)
+
+
 class SchedulerUnreachable(Exception):
     """The --cluster scheduler did not answer: the run ends with an error naming it."""
 
@@ -257,6 +275,9 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
         done = journal.done() if journal else {}
         for outcome in done.values():
             total = total.merge(outcome)
+        if done and journal and (notes := _notes.get()) is not None:
+            notes.append(f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
+                         f"runs ({journal.task_seconds():,.0f} task-seconds)")
         parts = journal.parts() if journal else {}
         assert sorted(parts) == list(range(len(work), len(work) + len(parts))), "parts are numbered in a row"
         work += [parts[i] for i in sorted(parts)]

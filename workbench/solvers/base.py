@@ -82,6 +82,7 @@ class Result:
     total_seconds: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)      # the run's settings: threads, time limit, seed
     message: str = ""
+    positions: int | None = None  # the boards a native search visited (its work, machine-independent)
     racers: list[RacerResult] | None = None     # a portfolio run's racers, each as it ended
     certificate: Certificate | None = None      # the lower bound's DRUP certificate (solve --certify)
 

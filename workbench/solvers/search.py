@@ -9,6 +9,7 @@ from typing import Any
 
 from ..models.core import OPTIMISE, Count, NativeTask, Question
 from ..search.outcome import Outcome, Refused
+from ..search.tasks import journal_notes
 from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install numba"
@@ -31,14 +32,15 @@ def result(out: Outcome[Any], question: Question) -> Result:
     proves its best (or, finding nothing, that there is none), an incomplete one found what it found."""
     if isinstance(question, Count):
         return Result(Status.COMPLETE if out.complete else Status.UNKNOWN, count=out.count if out.complete else None,
-                      examples=list(out.examples), message=out.message, build_seconds=out.build_seconds)
+                      examples=list(out.examples), message=out.message, build_seconds=out.build_seconds,
+                      positions=out.positions or None)
     found = out.found or out.best is not None
     if out.complete:
         status, bound = (Status.OPTIMAL, out.best) if found else (Status.INFEASIBLE, None)
     else:
         status, bound = (Status.FEASIBLE if found else Status.UNKNOWN), out.bound
     return Result(status, out.best, bound, values=out.witness, solution=out.witness, count=out.count or None,
-                  message=out.message, build_seconds=out.build_seconds)
+                  message=out.message, build_seconds=out.build_seconds, positions=out.positions or None)
 
 
 class NativeSearch(Backend):
@@ -63,10 +65,12 @@ class NativeSearch(Backend):
     def _run(self, model: NativeTask, options: Options, report: Report, question: Question) -> Result:
         started = time.perf_counter()
         try:
-            out = _function(model.entry)(model.n, model.params, options,
-                                         lambda part: report(incumbent(part, question)), question)
+            with journal_notes() as notes:
+                out = _function(model.entry)(model.n, model.params, options,
+                                             lambda part: report(incumbent(part, question)), question)
         except Refused as e:
             return Result(Status.ERROR, message=str(e))
         answer = result(out, question)
+        answer.message = "; ".join(filter(None, [answer.message, *notes]))
         answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
         return answer

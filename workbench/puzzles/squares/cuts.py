@@ -1,0 +1,215 @@
+"""The cuts of the exact search: proofs that no completion of a board fits under the bound.
+
+Each is proved in its docstring and tested against the uncut search (tests/test_squares.py).
+`doomed` is always on; `lookahead` with --lookahead K. held[0] and held[1] hold the matches on
+each row and column line (held_lines keeps them), held[2] and held[3] are scratch.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...search.bits import low_mask, popcount
+from .kernel import added, put
+
+INF = 1 << 30
+SPREADS = 4                            # sizes that cut whose added matches lookahead keeps (spread)
+
+
+@njit(cache=True, inline="always")
+def held_lines(rows, cols, held, x, y, s) -> None:
+    """Recount the matches on the four lines of the square of size s at (x, y)."""
+    held[0, y], held[0, y + s] = popcount(rows[y]), popcount(rows[y + s])
+    held[1, x], held[1, x + s] = popcount(cols[x]), popcount(cols[x + s])
+
+
+@njit(cache=True, inline="always")
+def short(held, axis, i, s):
+    """The matches a square of size s must still add to its two sides on lines i and i + s of one
+    axis (0: rows, 1: columns), from the lines' counts alone: a line holding h has s - h to add."""
+    return max(0, s - held[axis, i]) + max(0, s - held[axis, i + s])
+
+
+@njit(cache=True, inline="always")
+def column_shortfalls(held, miss_c, lines, s) -> int:
+    """miss_c[x] = short(columns x) for each corner column of size s; returns the least."""
+    least = 4 * s
+    for x in range(lines - s):
+        miss_c[x] = short(held, 1, x, s)
+        least = min(least, miss_c[x])
+    return least
+
+
+@njit(cache=True, inline="always")
+def _adds(rows, cols, held, miss_c, x, y, s, most) -> int:
+    """The matches the square of size s at (x, y) adds, or INF when that is more than `most`: the
+    lines' shortfalls (short) first, which usually settle it without a popcount."""
+    if short(held, 0, y, s) + miss_c[x] > most:
+        return INF
+    add = added(rows, cols, x, y, s)
+    return add if add <= most else INF
+
+
+@njit(cache=True, inline="always")
+def _fits(rows, cols, pl, d, most, held, miss_c) -> bool:
+    """Whether the size of depth d has a placement adding at most `most` matches .
+
+    Most of the scan is skipped without looking at a placement: the lines y and y + s leave at
+    least short(rows y) to add to a square's top and bottom, the columns x and x + s short(columns
+    x) to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner
+    of a row y whose shortfall plus the least column shortfall does. miss_c is scratch space."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    s = ps[pstart[d]]
+    w = lines - s                             # corners a side (the whole board's)
+    least_c = column_shortfalls(held, miss_c, lines, s)
+    if least_c > most:
+        return False
+    if pend[d] - pstart[d] == w * w:          # every corner, row by row (Grid.placements' order)
+        for y in range(w):
+            miss_r = short(held, 0, y, s)
+            if miss_r + least_c > most:
+                continue
+            for x in range(w):
+                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                    return True
+        return False
+    for k in range(pstart[d], pend[d]):
+        if _adds(rows, cols, held, miss_c, px[k], py[k], s, most) <= most:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def doomed(rows, cols, pl, first, most, held, miss_c, hint) -> int:
+    """The depth of a size still to place (depths first..) that adds more than `most` matches
+    wherever it goes, or -1 when there is none. When there is one, no completion of this board can
+    cost at most (cost now) + `most`.
+
+    Why that is a proof: squares are placed largest first and a board only gains matches. In any
+    completion, the square of a size still to place sits at some placement p of that size, and
+    every match of p missing from the board now is on the final board, so the final cost is at
+    least (cost now) + |p minus board| >= (cost now) + (the fewest matches any placement of that
+    size adds now). Taking every placement of the size (not only those the search would still
+    allow, such as the mirror-image rule's) keeps the minimum a lower bound. A size s adds at most
+    4s matches, so only the sizes with 4s > `most` can cut; each scan (_fits) stops at the first
+    placement adding at most `most`. held[0] and held[1] are the matches on each row and column
+    line (held_lines keeps them); miss_c is scratch space.
+
+    `hint`: a depth tried first, the one that cut the board before at the same depth (a sibling,
+    mostly). Siblings differ by one square, and the size that cut one usually cuts the next: 5-9%
+    less time at n = 24..26, the same positions (the order only changes which proof is found)."""
+    ps, pstart, pend = pl[2], pl[5], pl[6]
+    if hint >= first and pstart[hint] < pend[hint] and 4 * ps[pstart[hint]] > most \
+            and not _fits(rows, cols, pl, hint, most, held, miss_c):
+        return hint
+    for d in range(first, pstart.shape[0]):
+        if pstart[d] == pend[d] or d == hint:
+            continue
+        if 4 * ps[pstart[d]] <= most:
+            break                             # this size and every smaller one fit
+        if not _fits(rows, cols, pl, d, most, held, miss_c):
+            return d
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _spread(rows, cols, pl, d, most, held, miss_c, ur, uc) -> int:
+    """The fewest matches a placement of the size of depth d adds to this board, with ur and uc
+    (one word per row and column line) set to every match added by one of its placements adding at
+    most `most` (lookahead)."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    s = ps[pstart[d]]
+    mask = low_mask(s)
+    ur[:] = 0
+    uc[:] = 0
+    least = INF
+    column_shortfalls(held, miss_c, lines, s)
+    for k in range(pstart[d], pend[d]):
+        x, y = px[k], py[k]
+        add = _adds(rows, cols, held, miss_c, x, y, s, most)
+        if add > most:
+            continue
+        least = min(least, add)
+        hm, vm = mask << np.uint64(x), mask << np.uint64(y)
+        ur[y] |= hm & ~rows[y]
+        ur[y + s] |= hm & ~rows[y + s]
+        uc[x] |= vm & ~cols[x]
+        uc[x + s] |= vm & ~cols[x + s]
+    return least
+
+
+@njit(cache=True, inline="always")
+def lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
+    """Whether, for one of the `sizes` sizes after the next one (depths d + 1 ..), every placement
+    adding at most `most` leaves a board that doomed cuts with what is left of `most`: then no
+    completion of this board costs at most (cost now) + `most`.
+
+    Why that is a proof: in any completion, the square of such a size t sits at some placement q.
+    If q adds more than `most`, that completion is already too dear. Otherwise the completion is
+    also a completion of this board with q laid on it, which costs |q minus board| more, and every
+    size still to place on that board, the next one included, must fit in the rest: doomed's proof,
+    for the board with q. Taking every placement of t (not only those the search would allow, such
+    as the mirror-image rule's) keeps it a proof. The next size itself is not looked ahead on: the
+    search branches on it at once, and each of its children is checked the same way.
+
+    What it buys (measured, docs/notes/squares.md): doomed proves that one size cannot fit; most boards
+    it lets through are cut one or two sizes later, after the next size has been tried in every
+    place (about 25 children a board, each cut by doomed). Looking ahead on the two sizes after
+    the next one finds most of those cuts at the board itself: positions fall 5.5-fold at n = 20,
+    8-fold at n = 24, 7.4-fold at n = 26, the boards whose placements are listed 14-fold at n = 24.
+    But a cut costs the trial boards it lays (about 16 a call at n = 24), about as many as the
+    children it spares, so the CPU time does not fall (n = 26: 8.4 s against 7.6 s): off by default.
+
+    A cheaper proof for most placements q: once a size u has cut one, ur and uc hold every match
+    that a placement r of u adding at most `most` adds to this board, and lows the fewest any r
+    adds (spread). Laying q takes off r's count only the matches q adds too, which lie in ur/uc,
+    and r (of another size than q) shares at most one row line and one column line with q; an r
+    adding more than `most` still adds more than `most` - |q minus board| after q. So when
+    |q minus board| + lows - (the most q's new matches on one row line and on one column line
+    meet ur/uc) > `most`, u cannot fit after q either, and q is dead without being laid (about
+    half of them at n = 24). held[3] is this function's scratch (doomed uses held[2])."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    miss_c = held[3]
+    for e in range(d + 1, min(d + 1 + sizes, pstart.shape[0])):
+        if pstart[e] == pend[e]:
+            continue
+        t = ps[pstart[e]]
+        if 4 * t <= most:
+            break                             # this size fits anywhere, and every smaller one
+        column_shortfalls(held, miss_c, lines, t)
+        alive, killer, known = False, -1, 0
+        mask = low_mask(t)
+        for k in range(pstart[e], pend[e]):
+            x, y = px[k], py[k]
+            add = _adds(rows, cols, held, miss_c, x, y, t, most)
+            if add > most:
+                continue
+            if add == 0:                      # free: the board does not change, so nothing is proved
+                alive = True
+                break
+            hm, vm = mask << np.uint64(x), mask << np.uint64(y)
+            dead = False
+            for j in range(known):            # the sizes that cut so far, without laying q (spread)
+                shared = (max(popcount(hm & ~rows[y] & ur[j, y]), popcount(hm & ~rows[y + t] & ur[j, y + t]))
+                          + max(popcount(vm & ~cols[x] & uc[j, x]), popcount(vm & ~cols[x + t] & uc[j, x + t])))
+                if add + lows[j] - shared > most:
+                    dead = True
+                    break
+            if dead:
+                continue
+            r0, r1, c0, c1 = rows[y], rows[y + t], cols[x], cols[x + t]
+            put(rows, cols, x, y, t)
+            held_lines(rows, cols, held, x, y, t)
+            cut = doomed(rows, cols, pl, d, most - add, held, held[2], killer)
+            rows[y], rows[y + t], cols[x], cols[x + t] = r0, r1, c0, c1
+            held_lines(rows, cols, held, x, y, t)
+            if cut < 0:
+                alive = True
+                break
+            killer = cut
+            if known < ur.shape[0]:
+                lows[known] = _spread(rows, cols, pl, cut, most, held, held[2], ur[known], uc[known])
+                known += 1
+        if not alive:
+            return True
+    return False
