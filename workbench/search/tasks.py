@@ -223,10 +223,7 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
     lookahead scores a level's children with it, its class sweep ranks boards. Why not as tasks of
     the pool the job runs on: a job that waits on tasks of its own pool holds a worker while it
     waits (with one worker, for ever), and a job on a Dask worker has no such pool; so the job
-    holds that many slots in its window and maps over threads of its own (one: no thread at all)."""
-    if threads <= 1:
-        yield map
-        return
+    holds that many slots in its window and maps over threads of its own."""
     with executor(Settings(threads=threads)) as (pool, _):
         yield pool.map
 
