@@ -25,23 +25,18 @@ from pathlib import Path
 import numpy as np
 
 from workbench.puzzles.stones.kernel import subtree
-from workbench.puzzles.stones.record import (
+from workbench.puzzles.stones.record.beam import (
     FILTERS,
     LEXICOGRAPHIC,
-    LOOKAHEAD_POSITIONS,
     ONE,
-    _look,
     beam,
     board_hash,
-    fresh_class,
-    lookahead,
-    prefix,
     published_boards,
-    rank_by_lookahead,
-    sweep_order,
     to_board,
     to_sequence,
 )
+from workbench.puzzles.stones.record.lookahead import LOOKAHEAD_POSITIONS, _look, lookahead, prefix
+from workbench.puzzles.stones.record.sweep import fresh_class, rank_by_lookahead, sweep_order
 
 
 def touching(cell: tuple[int, int]) -> set[tuple[int, int]]:

@@ -153,6 +153,18 @@ def test_no_puzzle_package_imports_the_solvers():
     assert not {n: m for n, m in bad.items() if m}, bad
 
 
+MOST_LINES = 600
+
+
+def test_no_file_in_workbench_is_over_600_lines():
+    """Every file in workbench/ (code and data, numba's caches aside) counted: none over 600 lines."""
+    files = [p for p in PACKAGE.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert len(files) > 80
+    over = {str(p.relative_to(PACKAGE)): p.read_bytes().count(b"\n") for p in files}
+    over = {name: lines for name, lines in over.items() if lines > MOST_LINES}
+    assert not over, over
+
+
 def test_a_run_is_planned_once_and_looks_its_puzzle_up_once(monkeypatch):
     """plan() makes the Request once; every later step takes it, so the registry is asked once."""
     from workbench import puzzles

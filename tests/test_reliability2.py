@@ -16,7 +16,8 @@ from test_reliability import bad
 
 import workbench
 from workbench.cli import main
-from workbench.puzzles.stones import record
+from workbench.puzzles.stones.record import store
+from workbench.puzzles.stones.record.run import solve as hunt_solve
 from workbench.search.tasks import Journal, Settings, Split, run
 from workbench.solvers.base import Incumbent, Result, Status
 from workbench.solvers.runner import Tracker
@@ -149,23 +150,23 @@ def test_the_hunt_store_replays_what_it_compares_with(tmp_path, monkeypatch):
     """An entry the checker does not replay (value 999 on a one-stone board) blocked every real
     record; now it is replaced by the first real one."""
     monkeypatch.setenv("WORKBENCH_JOURNALS", str(tmp_path))
-    path = record.store_path()
+    path = store.store_path()
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"2": {"value": 999, "board": [[0, 0, 1]], "found": "-", "by": "hand"}}))
     board = workbench.solve("stones", 2).solution
-    record.save_store(path, 2, 16, board, "test")
+    store.save_store(path, 2, 16, board, "test")
     assert json.loads(path.read_text())["2"]["value"] == 16
-    assert record.load_store(path, 2) == {2: (16, board)}
+    assert store.load_store(path, 2) == {2: (16, board)}
 
 
 def test_a_garbage_store_ends_the_hunt_with_its_path(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKBENCH_JOURNALS", str(tmp_path))
-    path = record.store_path()
+    path = store.store_path()
     path.parent.mkdir(parents=True)
     path.write_text("{not json")
     params = workbench.api.get("stones").params({"sweep": 0})
-    with pytest.raises(record.BrokenStore, match=str(path)):
-        record.solve(6, params, workbench.api.checks.options(time_limit=5), lambda _: None)
+    with pytest.raises(store.BrokenStore, match=str(path)):
+        hunt_solve(6, params, workbench.api.checks.options(time_limit=5), lambda _: None)
     assert path.read_text() == "{not json"
 
 

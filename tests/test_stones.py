@@ -11,7 +11,7 @@ from workbench.puzzles.stones.check import check as check_board
 from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
-from workbench.puzzles.stones.record import prefix
+from workbench.puzzles.stones.record.lookahead import prefix
 from workbench.puzzles.stones.search import search
 from workbench.search.tasks import Settings
 from workbench.solvers.base import Options, Status

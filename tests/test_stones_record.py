@@ -16,38 +16,30 @@ from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.stones.check import check
 from workbench.puzzles.stones.kernel import subtree
-from workbench.puzzles.stones.record import (
+from workbench.puzzles.stones.record.beam import (
     FILTERS,
     LEXICOGRAPHIC,
-    LOOKAHEAD_WIDTH,
     ONE,
-    ONE_WORTH,
     REACH,
-    SWEEP_LOOKAHEAD,
-    SWEEP_SHARE,
-    V2_POSITIONS,
-    WORTHS,
-    HuntOptions,
-    Plan,
-    Restart,
-    Sweep,
     beam,
     board_hash,
-    book,
+    published_boards,
+    score_keys,
+    to_board,
+    to_sequence,
+)
+from workbench.puzzles.stones.record.lookahead import (
+    LOOKAHEAD_WIDTH,
+    ONE_WORTH,
+    WORTHS,
     finish,
-    fresh_class,
-    hunt,
     lookahead,
     loose_ones,
     prefix,
-    published_boards,
-    run_job,
-    score_keys,
-    sweep_order,
-    to_board,
-    to_sequence,
-    warm_up,
 )
+from workbench.puzzles.stones.record.plan import HuntOptions, Plan, Restart, Sweep, book
+from workbench.puzzles.stones.record.run import hunt, run_job, warm_up
+from workbench.puzzles.stones.record.sweep import SWEEP_LOOKAHEAD, SWEEP_SHARE, V2_POSITIONS, fresh_class, sweep_order
 from workbench.solvers.base import Options
 
 PUBLISHED = published_values("stones")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from task_toys import capped_primes_in, primes_in, ranges
 
-from workbench.search.tasks import Journal, JournalBusy, Settings, Split, run
+from workbench.search.tasks import Job, Journal, JournalBusy, Settings, Split, executor, fan_out, run, window
 
 HERE = Path(__file__).resolve().parent
 
@@ -59,6 +59,32 @@ def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(t
     assert not part.complete and part.positions < 20000
     rest = run(split(0.05), Settings(threads=2, runs=tmp_path))
     assert rest.complete and (rest.count, rest.positions) == (1, 20000)
+
+
+def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():
+    """Jobs of 1 and 2 slots on a window of 2: never more than 2 slots held at once, the wide job
+    runs alone, between() runs while jobs run, and every result reaches done() under its name."""
+    sizes = [1, 1, 2, 1, 2, 1, 1]
+    held: list[int] = []
+    results: dict[int, int] = {}
+    ticks = []
+
+    def take(free: int, running: list[tuple[int, float]]) -> Job | None:
+        i = len(results) + len(running)          # the next job: those handed out are done or running
+        if i == len(sizes) or (running and sizes[i] > free):
+            return None
+        held.append(sum(sizes[j] for j, _ in running) + sizes[i])
+        return Job(i, sizes[i], lambda x: (time.sleep(0.05), x * x)[1], (i,))
+
+    def done(name: int, value: int, began: float) -> None:
+        results[name] = value
+
+    with executor(Settings(threads=2)) as (pool, workers):
+        window(pool, workers, take, done, lambda: ticks.append(1))
+    assert results == {i: i * i for i in range(len(sizes))}
+    assert max(held) == 2 and held.count(2) >= 3 and ticks     # each 2-slot job held the window alone
+    with fan_out(3) as each:
+        assert list(each(lambda x: x + 1, range(5))) == [1, 2, 3, 4, 5]
 
 
 def test_one_journal_one_user(tmp_path):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic
 
@@ -49,27 +49,17 @@ class Run:
     verdict: Verdict | None
     published: Published | None
     generate_seconds: float = 0.0
+    # read off the request once (it does not change): the names the tables and the CLI use
+    puzzle: str = field(init=False, repr=False, compare=False)
+    n: int | None = field(init=False, repr=False, compare=False)
+    formulation: str = field(init=False, repr=False, compare=False)
+    params: Any = field(init=False, repr=False, compare=False)      # the puzzle's typed Params
+    table_key: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def puzzle(self) -> str:
-        return self.request.puzzle.name
-
-    @property
-    def n(self) -> int | None:
-        return self.request.n
-
-    @property
-    def formulation(self) -> str:
-        return self.request.formulation
-
-    @property
-    def params(self) -> Any:
-        """The puzzle's typed Params."""
-        return self.request.params
-
-    @property
-    def table_key(self) -> str:
-        return self.request.variant
+    def __post_init__(self) -> None:
+        r = self.request
+        self.puzzle, self.n, self.formulation, self.params, self.table_key = (
+            r.puzzle.name, r.n, r.formulation, r.params, r.variant)
 
     @property
     def verified(self) -> bool:

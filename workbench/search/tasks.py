@@ -218,6 +218,17 @@ def executor(settings: Settings) -> Iterator[tuple[cf.Executor, int]]:
 
 
 @contextlib.contextmanager
+def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
+    """A map (in order) over `threads` threads, for a job's own inner loop: the stones hunt's
+    lookahead scores a level's children with it, its class sweep ranks boards. Why not as tasks of
+    the pool the job runs on: a job that waits on tasks of its own pool holds a worker while it
+    waits (with one worker, for ever), and a job on a Dask worker has no such pool; so the job
+    holds that many slots in its window and maps over threads of its own."""
+    with executor(Settings(threads=threads)) as (pool, _):
+        yield pool.map
+
+
+@contextlib.contextmanager
 def journal_notes() -> Iterator[list[str]]:
     """The notes the searches run inside leave for their result: a run that resumed from a journal
     says so (and how much work earlier runs, on this machine or another, had done)."""
@@ -287,35 +298,71 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
     left unfinished (a task cut by the clock is not finished: a rerun redoes it)."""
     queue = deque(todo)
     left = len(queue)
-    running: dict[cf.Future[Outcome], tuple[int, float]] = {}
+
+    def take(free: int, running: Sequence[tuple[int, float]]) -> Job | None:
+        if not queue or time.time() >= stop_at:
+            return None
+        task = queue.popleft()
+        best = (total.best,) if split.shares_best else ()
+        return Job(task, 1, split.kernel, (work[task], stop_at, *best))
+
+    def done(task: int, outcome: Outcome, began: float) -> None:
+        nonlocal total, left
+        if outcome.complete:
+            parts = dict(enumerate(outcome.parts, start=len(work)))
+            work.extend(outcome.parts)
+            queue.extend(parts)
+            left += len(parts) - 1
+            if parts:
+                progress.grow(len(parts))
+            if journal:
+                journal.record(task, outcome, time.monotonic() - began, parts)
+        if outcome.beats(total) and on_better:
+            on_better(outcome)
+        total = total.merge(outcome)
+        progress.update(outcome, total)
+
+    window(pool, WINDOW * workers, take, done)
+    return total, left
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job for `window`: its name (what take() and done() know it by), the worker slots it
+    holds, and the call that runs it on a worker."""
+
+    name: Any
+    slots: int
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+
+
+def window(pool: cf.Executor, slots: int, take: Callable[[int, Sequence[tuple[Any, float]]], Job | None],
+           done: Callable[[Any, Any, float], None], between: Callable[[], None] | None = None) -> None:
+    """The one windowed loop: keep `slots` worker slots busy with the jobs take(free slots, running
+    jobs as (name, began)) hands out (None: nothing more for now; a job may hold more than what is
+    free only when nothing runs), and pass each result to done(name, result, began) as it arrives,
+    then ask for more. between() runs at least once a second, for what jobs pass on while they run.
+    The split searches (_drain) and the stones record hunt (its jobs chosen from the results so
+    far) both run on it; it returns when nothing runs and take() hands out nothing."""
+    running: dict[cf.Future[Any], tuple[Job, float]] = {}
 
     def refill() -> None:
-        while queue and len(running) < WINDOW * workers and time.time() < stop_at:
-            task = queue.popleft()
-            best = (total.best,) if split.shares_best else ()
-            running[pool.submit(split.kernel, work[task], stop_at, *best)] = (task, time.time())
+        while (held := sum(job.slots for job, _ in running.values())) < slots:
+            job = take(slots - held, [(job.name, began) for job, began in running.values()])
+            if job is None:
+                break
+            running[pool.submit(job.call, *job.args)] = job, time.monotonic()
 
     refill()
     while running:
         finished, _ = cf.wait(running, timeout=1.0, return_when=cf.FIRST_COMPLETED)
+        if between is not None:
+            between()
         for future in finished:
-            task, started = running.pop(future)
-            outcome = future.result()
-            if outcome.complete:
-                parts = dict(enumerate(outcome.parts, start=len(work)))
-                work += outcome.parts
-                queue.extend(parts)
-                left += len(parts) - 1
-                if parts:
-                    progress.grow(len(parts))
-                if journal:
-                    journal.record(task, outcome, time.time() - started, parts)
-            if outcome.beats(total) and on_better:
-                on_better(outcome)
-            total = total.merge(outcome)
-            progress.update(outcome, total)
+            job, began = running.pop(future)
+            done(job.name, future.result(), began)
         refill()
-    return total, left
 
 
 class Progress:

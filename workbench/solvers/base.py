@@ -166,6 +166,21 @@ class Backend(ABC):
         return cls.count is not Backend.count
 
 
+class Enumerator(Backend):
+    """A backend whose one run serves both questions: solve and count each call run(), with the
+    count question or None, so the settings and the streaming are written once."""
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        return self.run(model, options, report, None)
+
+    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
+        return self.run(model, options, report, question)
+
+    @abstractmethod
+    def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
+        """Optimise (counting None) or count, as solve() and count() promise."""
+
+
 class SolutionCount:
     """Counting by enumeration, shared by the backends that enumerate: solutions are told apart by
     the model's projection (`project`: the variables that identify a solution), the first

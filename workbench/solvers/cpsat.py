@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, Row, as_linear
-from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
+from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
 
 INSTALL = "pip install ortools"
 
@@ -57,19 +57,13 @@ def build(model: LinearModel):
     return cp, xs
 
 
-class CPSAT(Backend):
+class CPSAT(Enumerator):
     name = "cpsat"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     distribution = "ortools"
 
-    def solve(self, model: Any, options: Options, report: Report) -> Result:
-        return self._run(model, options, report, None)
-
-    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
-        return self._run(model, options, report, question)
-
-    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
+    def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         self.library("ortools")
         from ortools.sat.python import cp_model
         t0 = time.perf_counter()

@@ -1,5 +1,6 @@
 """What the backends that drive a solver's own executable share (glpsol, lp_solve): the model as an
-MPS file, the executable run as a child that dies with its worker, its output followed line by line.
+MPS file, the executable run as a child that dies with its worker, its output followed line by line,
+the answer made a Result (FileFed; a backend adds only its command line and how it reads the output).
 
 The MPS file is written without the objective's constant and the sense is given on the command line,
 so a run never depends on how an MPS reader takes either; the objective is recomputed from the values.
@@ -11,14 +12,19 @@ import re
 import shutil
 import signal
 import subprocess
+import tempfile
+import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
-from ..models.core import LinearModel, Model, as_linear
+from ..models.core import HittingSet, LinearModel, MaxSatModel, Model, as_linear
 from ..models.linearize import flatten
 from ..models.writers import to_pulp
-from .base import Unavailable
+from .base import Backend, Options, Report, Result, Status, Unavailable
+from .runner import grace
 
 COLUMN = re.compile(r"^x(\d+)_")       # to_pulp names column i "x<i>_<name>"
 
@@ -146,3 +152,69 @@ def _lines(proc: subprocess.Popen[str]) -> Iterator[str]:
     for line in proc.stdout:
         yield line.rstrip("\n")
 
+
+
+@dataclass
+class Answer:
+    """What a file-fed run came to: its status, the full solution (None: none), the bound in the
+    model's terms (None: none) and a line for the message."""
+
+    status: Status
+    values: list[int] | None = None
+    bound: float | None = None
+    message: str = ""
+
+
+class FileRun(ABC):
+    """One run of a file-fed solver: its command line, what it makes of each output line as it
+    comes (incumbents and bounds, passed on to the parent), and what the run came to."""
+
+    def __init__(self, mps: MpsInput, folder: Path, report: Report) -> None:
+        self.mps, self.folder, self.report = mps, folder, report
+
+    @abstractmethod
+    def command(self, exe: str, options: Options, limit: float | None) -> list[str]:
+        """The command line (limit: the seconds left, None: no limit)."""
+
+    def line(self, line: str) -> None:  # noqa: B027 - optional: some solvers print nothing worth following
+        """One output line, as it comes."""
+
+    @abstractmethod
+    def answer(self, code: int, lines: list[str]) -> Answer:
+        """The run's answer from its exit code, its output and its files (still in `folder`)."""
+
+
+class FileFed(Backend):
+    """A solver's own executable fed the model as an MPS file: a subclass names the program
+    (`program`) and how one run goes (`Run`); writing the file, following the output within the
+    time limit and making the answer a Result are done here, once."""
+
+    kinds = (HittingSet, LinearModel, MaxSatModel)
+    program: ClassVar[str]
+    version_flag: ClassVar[str]               # the flag whose first line ends in the version
+    Run: ClassVar[type[FileRun]]
+
+    def version(self) -> str:
+        words = first_line(self.program, self.install, self.version_flag).rstrip(":").split()
+        return self.version_format.format(words[-1] if words else "?")
+
+    def solve(self, model: Any, options: Options, report: Report) -> Result:
+        exe = executable(self.program, self.install)
+        t0 = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            mps = write_mps(model, tmp)
+            run = self.Run(mps, Path(tmp), report)
+            limit = None if options.time_limit is None else options.remaining(t0)
+            cmd = run.command(exe, options, limit)
+            t1 = time.perf_counter()
+            code, lines = follow(cmd, None if limit is None else limit + grace(limit), run.line, options.verbose)
+            t2 = time.perf_counter()
+            answer = run.answer(code, lines)
+        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1, message=answer.message)
+        if answer.values is None or answer.status not in (Status.OPTIMAL, Status.FEASIBLE):
+            return Result(answer.status, bound=answer.bound, **timings)
+        objective = mps.objective(answer.values)
+        own = answer.values[:mps.n_own]
+        if answer.status == Status.OPTIMAL:
+            return Result(Status.OPTIMAL, objective, objective, own, **timings)
+        return Result(Status.FEASIBLE, objective, answer.bound, own, **timings)

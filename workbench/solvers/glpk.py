@@ -6,15 +6,9 @@ glpsol prints no solution until it ends, so a killed run keeps the bound only.
 from __future__ import annotations
 
 import re
-import tempfile
-import time
-from pathlib import Path
-from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable
-from .external import executable, first_line, follow, write_mps
-from .runner import grace
+from .base import Incumbent, Options, Status, Unavailable
+from .external import Answer, FileFed, FileRun
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
 # "+  8515: >>>>>   4.100000000e+01 >=   3.000000000e+01  26.8% (2447; 114)": incumbent and bound
@@ -30,58 +24,41 @@ def _number(text: str) -> float | None:
     return value if abs(value) < 1e300 else None
 
 
-class GLPK(Backend):
-    name = "glpk"
-    kinds = (HittingSet, LinearModel, MaxSatModel)
-    install = INSTALL
-    exports = ("mathprog",)
+class GLPK(FileFed):
+    """glpsol on free MPS, its progress lines followed for the bound."""
 
-    def version(self) -> str:
-        first = first_line("glpsol", INSTALL, "--version")
-        return f"GLPK {first.split()[-1] if first else '?'} (glpsol)"
+    name, program, install, exports = "glpk", "glpsol", INSTALL, ("mathprog",)
+    version_flag, version_format = "--version", "GLPK {} (glpsol)"
 
-    def solve(self, model: Any, options: Options, report: Report) -> Result:
-        exe = executable("glpsol", INSTALL)
-        t0 = time.perf_counter()
-        with tempfile.TemporaryDirectory() as tmp:
-            mps = write_mps(model, tmp)
-            shift = mps.flat.constant              # the file leaves the constant out
-            sol = Path(tmp) / "model.sol"
-            cmd = [exe, "--freemps", str(mps.path), "--max" if mps.maximise else "--min", "-w", str(sol),
-                   "--seed", str(options.seed)]
-            limit = None
-            if options.time_limit is not None:
-                limit = options.remaining(t0)
-                cmd += ["--tmlim", str(max(1, int(limit)))]
-            bound: list[float | None] = [None]
+    class Run(FileRun):
+        """glpsol: the bound from its progress lines; the solution from its file (-w) at the end."""
 
-            def progress(line: str) -> None:
-                """A progress line's bound, passed on to the parent when it moves."""
-                found = PROGRESS.match(line)
-                value = _number(found.group(1)) if found else None
-                if value is not None and value != bound[0]:
-                    bound[0] = value
-                    report(Incumbent(None, value + shift))
+        bound: float | None = None
 
-            t1 = time.perf_counter()
-            code, lines = follow(cmd, None if limit is None else limit + grace(limit), progress, options.verbose)
-            t2 = time.perf_counter()
+        def command(self, exe: str, options: Options, limit: float | None) -> list[str]:
+            cmd = [exe, "--freemps", str(self.mps.path), "--max" if self.mps.maximise else "--min",
+                   "-w", str(self.folder / "model.sol"), "--seed", str(options.seed)]
+            return cmd if limit is None else cmd + ["--tmlim", str(max(1, int(limit)))]
+
+        def line(self, line: str) -> None:
+            """A progress line's bound, passed on to the parent when it moves."""
+            found = PROGRESS.match(line)
+            value = _number(found.group(1)) if found else None
+            if value is not None and value != self.bound:
+                self.bound = value
+                self.report(Incumbent(None, value + self.mps.flat.constant))
+
+        def answer(self, code: int, lines: list[str]) -> Answer:
+            sol = self.folder / "model.sol"
             if not sol.exists():
                 last = next((x for x in reversed(lines) if x.strip()), "")
                 if code != 0:
                     raise Unavailable(f"glpsol failed (exit {code}): {last}")
-                return Result(Status.UNKNOWN, message=last, build_seconds=t1 - t0, solve_seconds=t2 - t1)
-            status, by_column = _read_solution(sol.read_text(), mps.columns)
-        timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1,
-                                       message=next((x for x in reversed(lines) if x.isupper()), ""))
-        if status in (Status.INFEASIBLE, Status.UNKNOWN):
-            return Result(status, bound=None if bound[0] is None else bound[0] + shift, **timings)
-        values = mps.solution(by_column)
-        objective = mps.objective(values)
-        if status == Status.OPTIMAL:
-            return Result(Status.OPTIMAL, objective, objective, values[:mps.n_own], **timings)
-        return Result(Status.FEASIBLE, objective, None if bound[0] is None else bound[0] + shift,
-                      values[:mps.n_own], **timings)
+                return Answer(Status.UNKNOWN, message=last)
+            status, by_column = _read_solution(sol.read_text(), self.mps.columns)
+            bound = None if self.bound is None else self.bound + self.mps.flat.constant   # the file leaves it out
+            values = self.mps.solution(by_column) if status in (Status.OPTIMAL, Status.FEASIBLE) else None
+            return Answer(status, values, bound, next((x for x in reversed(lines) if x.isupper()), ""))
 
 
 def _read_solution(text: str, columns: list[int]) -> tuple[Status, dict[int, float]]:

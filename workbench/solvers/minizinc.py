@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
-from .base import Backend, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable
+from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable
 
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
 
@@ -84,7 +84,7 @@ def _probe(short: str) -> str | None:
     return (result.message or str(result.status)).strip().splitlines()[-1][:160] or "failed a trivial model"
 
 
-class MiniZinc(Backend):
+class MiniZinc(Enumerator):
     name = "minizinc"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
@@ -110,13 +110,7 @@ class MiniZinc(Backend):
             raise Unavailable(f"minizinc:{self.sub} cannot run here: {reason}; {INSTALL}")
         return f"{entry['name']} {entry.get('version', '?')} via minizinc {driver}"
 
-    def solve(self, model: Any, options: Options, report: Report) -> Result:
-        return self._run(model, options, report, None)
-
-    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
-        return self._run(model, options, report, question)
-
-    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
+    def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         try:
             import minizinc
             from minizinc.error import MiniZincWarning

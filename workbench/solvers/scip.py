@@ -7,7 +7,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.linearize import flatten
-from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
+from .base import Enumerator, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
 INSTALL = "pip install pyscipopt"
 
@@ -54,19 +54,13 @@ def _finite(x: float) -> float | None:
     return x if abs(x) < 1e19 else None
 
 
-class SCIP(Backend):
+class SCIP(Enumerator):
     name = "scip"
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     distribution, version_format = "pyscipopt", "pyscipopt {}"
 
-    def solve(self, model: Any, options: Options, report: Report) -> Result:
-        return self._run(model, options, report, None)
-
-    def count(self, model: Any, options: Options, report: Report, question: Count) -> Result:
-        return self._run(model, options, report, question)
-
-    def _run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
+    def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         self.library("pyscipopt")
         from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
         t0 = time.perf_counter()

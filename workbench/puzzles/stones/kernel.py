@@ -13,7 +13,7 @@ Why this shape:
   uses one mask per symmetry class (its orientation is tried at merge time).
 - The tree is cut at a fixed value into independent tasks (`frontier`, `dedupe`); `run_chunk`
   searches some of them, and past a cap on positions hands the moves it has not tried back as
-  boards of their own. search.py hands them out; the record hunt (record.py) uses `subtree`.
+  boards of their own. search.py hands them out; the record hunt (record/) uses `subtree`.
 """
 from __future__ import annotations
 
@@ -22,390 +22,38 @@ import math
 import numpy as np
 from numba import njit
 
-from ...search import symmetry
 from ...search.bits import popcount
 from ...search.compiled import canonical_codes, clock, transform
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.symmetry import at_origin
-
-H, W = 64, 128                 # grid rows, columns; group A lives in columns < 64, group B in >= 64
-HALF = 64
-CA = 32 * W + 32               # start cell of group A
-CB = 32 * W + 96               # start cell of group B
-MARGIN = 3
-MAXL = 160                     # search levels (numbers placed + merges)
-MAXM = 4096                    # moves per level
-MAXC = 256                     # cells per board
-MAXS = 2048                    # largest neighbour sum kept in a bucket
-CAP = 128                      # cells per bucket
-DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
-DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
-OFF = DR * W + DC
-
-PLACE, NEWB, MERGE = 0, 1, 2
-ERR_MOVES, ERR_EDGE, ERR_REST = 1, 2, 3
-SHUFFLE_SEED = 20220
-CLOCK_EVERY = 1 << 16   # positions between two looks at the clock
-
-
-def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Masks of the 8 neighbours by popcount, all of them and one per symmetry class."""
-    dirs = list(zip(DR.tolist(), DC.tolist(), strict=True))
-    perm = [[dirs.index(symmetry.transform(o, *d)) for d in dirs] for o in range(8)]
-    allm = np.zeros((9, 70), dtype=np.int64)
-    alln = np.zeros(9, dtype=np.int64)
-    canm = np.zeros((9, 70), dtype=np.int64)
-    cann = np.zeros(9, dtype=np.int64)
-    for m in range(256):
-        j = bin(m).count("1")
-        allm[j, alln[j]] = m
-        alln[j] += 1
-        images = [sum(1 << perm[o][d] for d in range(8) if m >> d & 1) for o in range(8)]
-        if m == min(images):
-            canm[j, cann[j]] = m
-            cann[j] += 1
-    return allm, alln, canm, cann
-
-
-MASKS = _mask_tables()      # (allm, alln, canm, cann): the kernels take them as one tuple
-
-
-@njit(cache=True)
-def _bucket_move(sm, pos, bk, bn, q, s_new):
-    """Move empty cell q from the bucket of its sum to that of s_new (bucket 0 is not kept; bn[0]
-    flags an overflow)."""
-    s = sm[q]
-    if s >= 1:
-        i = pos[q]
-        last = bk[s, bn[s] - 1]
-        bk[s, i] = last
-        pos[last] = i
-        bn[s] -= 1
-    if s_new >= 1:
-        if bn[s_new] >= CAP or s_new >= MAXS:
-            bn[0] = 1
-        else:
-            bk[s_new, bn[s_new]] = q
-            pos[q] = bn[s_new]
-            bn[s_new] += 1
-    sm[q] = s_new
-
-
-@njit(cache=True)
-def _put(st, p, v, sign):
-    """Add (sign=1) or remove (sign=-1) value v at cell p of the board st = (b, sm, pl, pos, bk, bn),
-    keeping neighbour sums, blocks and the buckets of empty cells by sum (so the cells with a wanted
-    sum are found without a scan)."""
-    b, sm, pl, pos, bk, bn = st
-    s = sm[p]
-    if sign > 0:
-        _bucket_move(sm, pos, bk, bn, p, 0)
-        sm[p] = s
-        b[p] = v
-    else:
-        b[p] = 0
-        sm[p] = 0
-        _bucket_move(sm, pos, bk, bn, p, s)
-    for d in range(8):
-        q = p + OFF[d]
-        if b[q] == 0:
-            _bucket_move(sm, pos, bk, bn, q, sm[q] + sign * v)
-        else:
-            sm[q] += sign * v
-        if v >= 2:
-            pl[q] += sign
-
-
-@njit(cache=True)
-def _grow(bb, g, p):
-    r = p // W
-    c = p % W
-    if bb[g, 0] > bb[g, 1]:
-        bb[g, 0] = r
-        bb[g, 1] = r
-        bb[g, 2] = c
-        bb[g, 3] = c
-    else:
-        bb[g, 0] = min(bb[g, 0], r)
-        bb[g, 1] = max(bb[g, 1], r)
-        bb[g, 2] = min(bb[g, 2], c)
-        bb[g, 3] = max(bb[g, 3], c)
-
-
-@njit(cache=True)
-def _edge_ok(bb, g):
-    lo = g * HALF
-    return (bb[g, 0] >= MARGIN and bb[g, 1] < H - MARGIN
-            and bb[g, 2] >= lo + MARGIN and bb[g, 3] < lo + HALF - MARGIN)
-
-
-@njit(cache=True)
-def _elig(b, pl, p):
-    """Neighbours of p that may still receive a new one."""
-    m = 0
-    for d in range(8):
-        q = p + OFF[d]
-        if b[q] == 0 and pl[q] == 0:
-            m |= 1 << d
-    return m
-
-
-@njit(cache=True)
-def _add_places(st, p, k, r, L, mv, allm, alln):
-    """Moves putting k on empty cell p with j = k - sum new ones, into the move lists
-    mv = (mt, mp, mm, mo, nm) of level L; returns False on overflow."""
-    b, sm, pl, _, _, _ = st
-    mt, mp, mm, mo, nm = mv
-    s = sm[p]
-    j = k - s
-    if b[p] != 0 or s < 1 or j < 0 or j > r:
-        return True
-    e = _elig(b, pl, p)
-    for i in range(alln[j]):
-        m = allm[j, i]
-        if m & ~e == 0:
-            if nm[L] >= MAXM:
-                return False
-            mt[L, nm[L]] = PLACE
-            mp[L, nm[L]] = p
-            mm[L, nm[L]] = m
-            mo[L, nm[L]] = 0
-            nm[L] += 1
-    return True
-
-
-@njit(cache=True)
-def _merge_ok(b, sm, pl, bcells, nb, c, d, o):
-    """Can group B (cells bcells) be moved so that its empty cell d lands on A's empty cell c?"""
-    cr = c // W
-    cc = c % W
-    dr0 = d // W
-    dc0 = d % W
-    for i in range(nb):
-        q = bcells[i]
-        tr, tc = transform(o, q // W - dr0, q % W - dc0)
-        tr += cr
-        tc += cc
-        if tr < MARGIN or tr >= H - MARGIN or tc < MARGIN or tc >= HALF - MARGIN:
-            return -1
-        t = tr * W + tc
-        if b[t] != 0:
-            return 0
-        if b[q] >= 2:
-            if sm[t] != 0:
-                return 0
-        elif pl[t] != 0:
-            return 0
-    return 1
-
-
-@njit(cache=True)
-def _gen(st, bb, hasb, k, r, pend, L, mv, masks, bcells):
-    """All moves for placing k (or, after a merge, placing k at the pending cell) into the move lists
-    mv of level L. Returns an error code."""
-    b, sm, pl, _, bk, bn = st
-    mt, mp, mm, mo, nm = mv
-    allm, alln, canm, cann = masks
-    nm[L] = 0
-    if pend >= 0:
-        return 0 if _add_places(st, pend, k, r, L, mv, allm, alln) else ERR_MOVES
-    if k == 2:                       # the first group: 2 on two new ones, one mask per class
-        for i in range(cann[2]):
-            if r >= 2:
-                mt[L, nm[L]] = PLACE
-                mp[L, nm[L]] = CA
-                mm[L, nm[L]] = canm[2, i]
-                mo[L, nm[L]] = 0
-                nm[L] += 1
-        return 0
-    for s in range(max(1, k - r), k + 1):
-        for i in range(bn[s]):
-            if not _add_places(st, bk[s, i], k, r, L, mv, allm, alln):
-                return ERR_MOVES
-    if hasb == 0 and k <= r:         # a new, separate group
-        for i in range(cann[k]):
-            if nm[L] >= MAXM:
-                return ERR_MOVES
-            mt[L, nm[L]] = NEWB
-            mp[L, nm[L]] = CB
-            mm[L, nm[L]] = canm[k, i]
-            mo[L, nm[L]] = 0
-            nm[L] += 1
-    if hasb == 1:                    # merges: k touches both groups
-        nb = 0
-        for row in range(bb[1, 0], bb[1, 1] + 1):
-            for col in range(bb[1, 2], bb[1, 3] + 1):
-                q = row * W + col
-                if b[q] != 0:
-                    bcells[nb] = q
-                    nb += 1
-        for sa in range(1, k):                       # c in A and d in B with sa + sb in [k-r, k]
-            for ia in range(bn[sa]):
-                c = bk[sa, ia]
-                if c % W >= HALF:
-                    continue
-                for sb in range(max(1, k - r - sa), k - sa + 1):
-                    for ib in range(bn[sb]):
-                        d = bk[sb, ib]
-                        if d % W < HALF:
-                            continue
-                        for o in range(8):
-                            ok = _merge_ok(b, sm, pl, bcells, nb, c, d, o)
-                            if ok < 0:
-                                return ERR_EDGE
-                            if ok == 1:
-                                if nm[L] >= MAXM:
-                                    return ERR_MOVES
-                                mt[L, nm[L]] = MERGE
-                                mp[L, nm[L]] = c
-                                mm[L, nm[L]] = d
-                                mo[L, nm[L]] = o
-                                nm[L] += 1
-    return 0
-
-
-@njit(cache=True)
-def _place(st, bb, g, p, m, k):
-    for d in range(8):
-        if m >> d & 1:
-            _put(st, p + OFF[d], 1, 1)
-            _grow(bb, g, p + OFF[d])
-    _put(st, p, k, 1)
-    _grow(bb, g, p)
-
-
-@njit(cache=True)
-def _unplace(st, p, m, k):
-    _put(st, p, k, -1)
-    for d in range(8):
-        if m >> d & 1:
-            _put(st, p + OFF[d], 1, -1)
-
-
-@njit(cache=True)
-def _snapshot(b, bb, hasb, out):
-    """Write the nonzero cells as (cell, value) pairs into out; returns the count."""
-    n = 0
-    for g in range(1 + hasb):
-        for row in range(bb[g, 0], bb[g, 1] + 1):
-            for col in range(bb[g, 2], bb[g, 3] + 1):
-                p = row * W + col
-                if b[p] != 0:
-                    out[n, 0] = p
-                    out[n, 1] = b[p]
-                    n += 1
-    return n
-
-
-@njit(cache=True)
-def _tail(st, walk, k0, best, best_cells, budget):
-    """The bulk of the tree: no ones left and one group, so number k goes exactly on a cell of sum k.
-
-    A lean loop for this case; a child whose successor cannot be placed (no cell of sum k + 1 now,
-    and no neighbour of sum 1 that it would lift to k + 1) is counted without being placed.
-    walk = (cand, ncand, idx) is its workspace. Returns (best, cells in the best board or 0,
-    positions, error code).
-    """
-    b, sm, _, _, bk, bn = st
-    cand, ncand, idx = walk
-    whole = np.empty((2, 4), dtype=np.int64)
-    whole[0, 0] = 0
-    whole[0, 1] = H - 1
-    whole[0, 2] = 0
-    whole[0, 3] = HALF - 1
-    nbest = 0
-    nodes = 0
-    ncand[0] = bn[k0]
-    cand[0, :bn[k0]] = bk[k0, :bn[k0]]
-    idx[0] = 0
-    L = 0
-    while L >= 0:
-        if budget > 0 and nodes >= budget:
-            ncand[:L + 1] = idx[:L + 1]
-        if idx[L] < ncand[L]:
-            p = cand[L, idx[L]]
-            idx[L] += 1
-            v = k0 + L
-            nodes += 1
-            if v <= best and bn[v + 1] == 0:
-                leaf = True
-                for d in range(8):
-                    q = p + OFF[d]
-                    if b[q] == 0 and sm[q] == 1:
-                        leaf = False
-                        break
-                if leaf:
-                    continue
-            row = p // W
-            col = p % W
-            if row < MARGIN or row >= H - MARGIN or col < MARGIN or col >= HALF - MARGIN or L >= MAXL - 2:
-                return best, nbest, nodes, ERR_EDGE
-            _put(st, p, v, 1)
-            if v > best:
-                best = v
-                nbest = _snapshot(b, whole, 0, best_cells)
-            L += 1
-            ncand[L] = bn[v + 1]
-            cand[L, :bn[v + 1]] = bk[v + 1, :bn[v + 1]]
-            idx[L] = 0
-        else:
-            L -= 1
-            if L >= 0:
-                _put(st, cand[L, idx[L] - 1], k0 + L, -1)
-    return best, nbest, nodes, 0
-
-
-@njit(cache=True)
-def _shuffle(L, mv, idx, tmp):
-    """Record hunt: when level L is first entered, shuffle its moves, then order them stably by the
-    number of new ones they spend (fewest first: ones are the scarce resource)."""
-    mt, mp, mm, mo, nm = mv
-    if idx[L] != 0:
-        return
-    m = nm[L]
-    for i in range(m - 1, 0, -1):
-        j = np.random.randint(0, i + 1)
-        for a in (mt, mp, mm, mo):
-            t = a[L, i]
-            a[L, i] = a[L, j]
-            a[L, j] = t
-    start = np.zeros(10, dtype=np.int64)
-    for i in range(m):
-        start[_cost(mt[L, i], mm[L, i]) + 1] += 1
-    for c in range(1, 10):
-        start[c] += start[c - 1]
-    for i in range(m):
-        c = _cost(mt[L, i], mm[L, i])
-        tmp[start[c], 0] = mt[L, i]
-        tmp[start[c], 1] = mp[L, i]
-        tmp[start[c], 2] = mm[L, i]
-        tmp[start[c], 3] = mo[L, i]
-        start[c] += 1
-    for i in range(m):
-        mt[L, i] = tmp[i, 0]
-        mp[L, i] = tmp[i, 1]
-        mm[L, i] = tmp[i, 2]
-        mo[L, i] = tmp[i, 3]
-
-
-@njit(cache=True)
-def _cost(t, m):
-    """New ones a move spends (a merge spends them only in its next step)."""
-    return 0 if t == MERGE else min(8, popcount(m))
-
-
-@njit(cache=True)
-def _workspace():
-    """The board (values, sums, blocks, bucket positions, buckets, bucket sizes), the per-level move
-    lists (type, cell, mask, orientation) and _tail's workspace."""
-    board = (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
-             np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
-             np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32))
-    moves = (np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32),
-             np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32))
-    walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64))
-    return board, moves, walk
+from .moves import (
+    CA,
+    CLOCK_EVERY,
+    ERR_EDGE,
+    ERR_MOVES,
+    ERR_REST,
+    HALF,
+    MASKS,
+    MAXC,
+    MAXL,
+    MAXM,
+    MERGE,
+    NEWB,
+    SHUFFLE_SEED,
+    H,
+    W,
+    _edge_ok,
+    _gen,
+    _grow,
+    _place,
+    _put,
+    _shuffle,
+    _snapshot,
+    _tail,
+    _unplace,
+    _workspace,
+)
 
 
 @njit(cache=True)

@@ -19,7 +19,7 @@ from .check import draw, parse_board
 from .model import FORMULATIONS, build
 
 WARM_UP = "workbench.puzzles.stones.search:warm_up"   # compiles the exact search and the record hunt
-ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record.py)
+ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record/beam.py)
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
 
 
@@ -96,7 +96,7 @@ class StonesPuzzle(Puzzle[StonesParams]):
                                          "(the default for n <= 5; --exact: n <= 8)",
                                 search="workbench.puzzles.stones.search:solve", warm_up=WARM_UP),
                     Formulation("hunt", "record hunt: beam searches with lookaheads (the default for n >= 6; --hunt)",
-                                search="workbench.puzzles.stones.record:solve", warm_up=WARM_UP))
+                                search="workbench.puzzles.stones.record.run:solve", warm_up=WARM_UP))
     checker = staticmethod(check_board)
     Params = StonesParams
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond

@@ -8,7 +8,7 @@ board of its own, and these run as new tasks (`Part`s), again if need be. So the
 subtree (a(6) has subtrees of more than 1e9 positions) is spread over the workers instead of
 holding up the end of the run, and no work is thrown away. Each task's outcome is merged into the
 whole (Outcome.merge).
-For n >= 6 (or --hunt) the backend runs the record hunt (record.py) instead.
+For n >= 6 (or --hunt) the backend runs the record hunt (record/) instead.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from ...search import tasks
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
-from . import record
 from .kernel import dedupe, frontier, run_chunk
+from .record import run as hunt
 
 CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
 SPLIT_AFTER = 200_000_000      # positions after which a task hands the rest back (about a minute on one core)
@@ -120,13 +120,13 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
 def warm_up() -> None:
     """Compile the exact search and the record hunt (numba caches them on disk)."""
     search(1)
-    record.warm_up()
+    hunt.warm_up()
 
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,
           question: Question = OPTIMISE) -> Outcome[Board]:
     """The exact method: exhaustive (n <= 8), the proof is the complete enumeration. (The record hunt,
-    record.py, is the other method.)"""
+    record/, is the other method.)"""
     assert n is not None
     cut = default_cut(n) if params.cut is None else params.cut
     settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
