@@ -15,7 +15,19 @@ from pathlib import Path
 import pytest
 from task_toys import capped_primes_in, primes_in, ranges
 
-from workbench.search.tasks import Job, Journal, JournalBusy, Settings, Split, executor, fan_out, run, window
+from workbench.search.outcome import Outcome
+from workbench.search.tasks import (
+    Job,
+    Journal,
+    JournalBusy,
+    Settings,
+    Split,
+    executor,
+    fan_out,
+    journal_log,
+    run,
+    window,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -52,6 +64,37 @@ def test_a_finished_search_leaves_no_journal_and_fresh_forgets_a_partial_one(tmp
     journal = Journal(tmp_path, split(0.05).key, fresh=True)
     assert not journal.done()
     journal.close()
+
+
+def test_a_journal_gives_back_a_witness_with_its_types(tmp_path):
+    """A board found by a journaled task comes back as the search made it (squares' Placements, not
+    dicts): a resumed a(36) whose 629 was found on another machine once failed to write its row."""
+    from workbench.puzzles.squares.model import Placement
+
+    found = Outcome(629, [Placement(36, 0, 0), Placement(35, 1, 1)], 1, 52121584, True, 1)
+    journal = Journal(tmp_path, {"search": "witness", "v": 1})
+    journal.record(0, found, 1.5)
+    journal.close()
+    journal = Journal(tmp_path, {"search": "witness", "v": 1})
+    assert journal.done() == {0: found} and isinstance(journal.done()[0].witness[0], Placement)
+    journal.close()
+
+
+def test_inside_a_journal_log_a_finished_journal_waits_for_the_answer(tmp_path):
+    """A run that fails after its search (making its answer) keeps the finished journal, and the
+    rerun answers from it without searching; a run that ends well removes it, and says what it
+    resumed."""
+    with pytest.raises(RuntimeError), journal_log():
+        run(split(), Settings(threads=2, runs=tmp_path))
+        raise RuntimeError("the answer could not be made")
+    assert len(list(tmp_path.glob("*.sqlite"))) == 1
+    with journal_log() as log:
+        began = time.perf_counter()
+        again = run(split(0.5), Settings(threads=2, runs=tmp_path))    # the same key: pauses are not part of it
+        assert time.perf_counter() - began < 2.0                      # 80 tasks of 0.5 s each: not run again
+    assert (again.best, again.positions, again.complete) == (19997, 20000, True)
+    assert len(log.notes) == 1 and log.notes[0].startswith("resumed from its journal: 80 of 80 tasks were done")
+    assert not list(tmp_path.iterdir())
 
 
 def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(tmp_path):

@@ -32,7 +32,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,7 +41,7 @@ from .outcome import Outcome
 JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
-_notes: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("journal notes", default=None)
+_log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
 Kernel = Callable[..., Outcome]   # kernel(task, stop_at[, best]): stop_at is a time.time() instant
 
@@ -142,7 +142,7 @@ class Journal:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
-        self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, outcome TEXT NOT NULL, "
+        self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, outcome BLOB NOT NULL, "
                         "seconds REAL NOT NULL, finished TEXT NOT NULL)")
         self.db.execute("CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, task BLOB NOT NULL)")
         stored = self.db.execute("SELECT key FROM search").fetchone()
@@ -155,8 +155,9 @@ class Journal:
     def done(self) -> dict[int, Outcome]:
         try:
             rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
-            return {task: Outcome(**json.loads(text)) for task, text in rows}
-        except (sqlite3.DatabaseError, ValueError, TypeError) as e:
+            return {task: Outcome(**json.loads(stored)) if isinstance(stored, str) else pickle.loads(stored)
+                    for task, stored in rows}      # (text: a journal written before outcomes were pickled)
+        except (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as e:
             raise self.broken(e) from None
 
     def task_seconds(self) -> float:
@@ -173,21 +174,27 @@ class Journal:
     def record(self, task: int, outcome: Outcome, seconds: float, parts: dict[int, Any] | None = None) -> None:
         """Commit one finished task (a complete one only: a task cut by the clock is run again) with
         the parts it handed back, numbered, in one transaction."""
-        text = json.dumps(asdict(replace(outcome, parts=())), default=lambda o: o.tolist())
+        stored = pickle.dumps(replace(outcome, parts=()))    # pickled: a witness keeps its types
         self.db.execute("BEGIN")
         self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
-                        (task, text, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
+                        (task, stored, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
         self.db.executemany("INSERT INTO parts VALUES (?, ?)", [(i, pickle.dumps(t)) for i, t in (parts or {}).items()])
         self.db.execute("COMMIT")
 
     def close(self, finished: bool = False) -> None:
         """A finished search leaves no journal: its answer goes to the results, and a rerun of the
-        command then searches again rather than replay."""
+        command then searches again rather than replay. Inside journal_log the removal waits for the
+        run's answer, so that a failure after the search costs no work."""
         self.db.close()
-        if finished:
-            self._remove()
-            self.path.with_suffix(".lock").unlink(missing_ok=True)
         self._lock.close()
+        if finished and (log := _log.get()) is not None:
+            log.finished.append(self)
+        elif finished:
+            self.remove()
+
+    def remove(self) -> None:
+        self._remove()
+        self.path.with_suffix(".lock").unlink(missing_ok=True)
 
     def _remove(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -228,16 +235,29 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
         yield pool.map
 
 
+@dataclass
+class JournalLog:
+    """What the journals of one run's searches leave for its answer: notes (a run that resumed from
+    a journal says so, and how much work earlier runs, here or elsewhere, had done), and the
+    finished journals, removed once the answer is made."""
+
+    notes: list[str] = field(default_factory=list)
+    finished: list[Journal] = field(default_factory=list)
+
+
 @contextlib.contextmanager
-def journal_notes() -> Iterator[list[str]]:
-    """The notes the searches run inside leave for their result: a run that resumed from a journal
-    says so (and how much work earlier runs, on this machine or another, had done)."""
-    notes: list[str] = []
-    token = _notes.set(notes)
+def journal_log() -> Iterator[JournalLog]:
+    """The journal log of the searches run inside. Their finished journals are removed only when
+    the block ends without an exception: a run that fails after its search (making its answer,
+    say) reruns from the journal in seconds instead of searching again."""
+    log = JournalLog()
+    token = _log.set(log)
     try:
-        yield notes
+        yield log
     finally:
-        _notes.reset(token)
+        _log.reset(token)
+    for journal in log.finished:
+        journal.remove()
 
 
 class SchedulerUnreachable(Exception):
@@ -272,8 +292,8 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
         done = journal.done() if journal else {}
         for outcome in done.values():
             total = total.merge(outcome)
-        if done and journal and (notes := _notes.get()) is not None:
-            notes.append(f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
+        if done and journal and (log := _log.get()) is not None:
+            log.notes.append(f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
                          f"runs ({journal.task_seconds():,.0f} task-seconds)")
         parts = journal.parts() if journal else {}
         assert sorted(parts) == list(range(len(work), len(work) + len(parts))), "parts are numbered in a row"

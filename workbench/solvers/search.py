@@ -9,7 +9,7 @@ from typing import Any
 
 from ..models.core import OPTIMISE, Count, NativeTask, Question
 from ..search.outcome import Outcome, Refused
-from ..search.tasks import journal_notes
+from ..search.tasks import journal_log
 from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install numba"
@@ -65,12 +65,12 @@ class NativeSearch(Backend):
     def _run(self, model: NativeTask, options: Options, report: Report, question: Question) -> Result:
         started = time.perf_counter()
         try:
-            with journal_notes() as notes:
+            with journal_log() as log:        # (finished journals go once the answer is made)
                 out = _function(model.entry)(model.n, model.params, options,
                                              lambda part: report(incumbent(part, question)), question)
+                answer = result(out, question)
         except Refused as e:
             return Result(Status.ERROR, message=str(e))
-        answer = result(out, question)
-        answer.message = "; ".join(filter(None, [answer.message, *notes]))
+        answer.message = "; ".join(filter(None, [answer.message, *log.notes]))
         answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
         return answer

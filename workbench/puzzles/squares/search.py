@@ -70,11 +70,13 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     searched = f"{out.positions:,} positions searched (lookahead {params.lookahead})"
     if not found:                             # --bound B, and nothing cheaper than B found
         if out.complete:
-            return Outcome(message=f"proved by exhaustive search: no board of fewer than {ub} "       # infeasible
-                                   f"matches, {searched}; assumes all squares within {margin} of the largest")
-        return Outcome(complete=False, message=f"time limit; nothing cheaper than {ub} found; {searched}")
+            return Outcome(positions=out.positions,           # infeasible: the proof that a(n) >= ub
+                           message=f"proved by exhaustive search: no board of fewer than {ub} matches, "
+                                   f"{searched}; assumes all squares within {margin} of the largest")
+        return Outcome(positions=out.positions, complete=False,
+                       message=f"time limit; nothing cheaper than {ub} found; {searched}")
     if not out.complete:
-        return Outcome(best, sol, complete=False,
+        return Outcome(best, sol, positions=out.positions, complete=False,
                        message=f"time limit; best from {'exact search' if out.witness else how}; "
                               f"{searched}")
     msg = f"proved optimal by exhaustive search, {searched} (start bound {ub} from {how}"
@@ -82,4 +84,4 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     if counting:
         msg += f"; {out.count} optimal solutions (largest two share the top-left corner, "
         msg += "diagonal mirror images once, a free placement taken at once)"
-    return Outcome(best, sol, count=out.count if counting else 0, message=msg)
+    return Outcome(best, sol, count=out.count if counting else 0, positions=out.positions, message=msg)
