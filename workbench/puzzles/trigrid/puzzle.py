@@ -8,11 +8,14 @@ from typing import Any
 from ...drawing import figure
 from ...models.core import Built, HittingSet, lex_leader
 from ..base import BenchCase, Formulation, Params, Puzzle, ShowcaseCase
+from . import subgrid
 from .check import all_matches
 from .check import check as check_grid
 from .model import grid
 
 N_MAX = 30
+# the sub-triangles' sides and the strips' widths whose rows `subgrid` adds (docs/notes/trigrid.md, section 8)
+SUBGRID_SIDES, STRIP_WIDTHS = range(2, 5), (3,)
 RACERS_ALONE = ("maxsat:cd195+lex", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
 # second computations of the new terms, each by a method the first did not use (docs/notes/trigrid.md, section 7):
 # the first were RC2 + Glucose without symmetry breaking (enigma144 N = 11..13, enigma82 N = 7), RC2 + CaDiCaL
@@ -47,7 +50,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
     n_min, n_max = 1, N_MAX
     default_solver = "auto"        # no single backend wins on every N (docs/notes/trigrid.md): race them
     formulations = (Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
-                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"))
+                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"),
+                    Formulation("subgrid", "plain, plus the implied rows 'at least a(k) removed' in every "
+                                           "sub-triangle of side k and 'at least the proven minimum' in every strip "
+                                           "along a side (subgrid.py)"))
     Params = TriGridParams
     checker = staticmethod(check_grid)
     showcase_n = ""            # the N of the main job's table
@@ -61,6 +67,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         sets = [s for kind in params.shapes for s in g.shapes(kind)]
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
         hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}", symmetries=g.symmetries())
+        if formulation == "subgrid":
+            minima = subgrid.proven_minima(self.name, lambda k, board: self.check(k, board, params), n)
+            hs.at_least = subgrid.rows(n, {k: m for k, m in minima.items() if k in SUBGRID_SIDES}) + \
+                subgrid.strips(n, STRIP_WIDTHS, sets)
         model = lex_leader(hs) if formulation == "lexleader" else hs
         return Built(model, lambda values: [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]])
 
