@@ -27,6 +27,13 @@ SECONDS_82 = ((7, "scip"), (10, "maxsat:cd195+lex"))
 # the frontier, predicted before the runs (docs/notes/trigrid.md, section 4): enigma144 N = 17: 221, enigma82 N = 11: 65
 FRONTIER = (("enigma144", 17, "maxsat:cd195+lex"), ("enigma144", 17, "maxsat:cd195+lexrev"),
             ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "maxsat:cd195+lex"))
+# the frontier with the sub-grid rows (docs/notes/trigrid.md, section 8): (puzzle, N, solver, formulation)
+FRONTIER_SUBGRID = (("enigma82", 11, "maxsat:cd195", "subgrid"), ("enigma82", 11, "maxsat:cd195+lex", "subgrid"),
+                    ("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
+                    ("enigma144", 17, "maxsat:cd195+lexrev", "subgrid"))
+SUBGRID = "trigrid sub-grid rows"
+# with and without the rows, each against today's fastest single configuration (one core each)
+SUBGRID_CASES = {"enigma144": ((13, 14, 15), "maxsat:cd195+lex", (16,)), "enigma82": ((8, 9), "maxsat:cd195", (10,))}
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,8 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         cases += [BenchCase(self.name, n, s, 600.0, label="enigma144 N=5..7 in 600 s, the seed's solvers beside")
                   for s in ("glpk", "lpsolve", "highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode")
                   for n in (5, 6, 7)]
+        cases += [BenchCase(self.name, n, "minizinc:gecode", 600.0, formulation="subgrid",
+                            label="enigma144 N=5, 6: gecode with the sub-grid rows") for n in (5, 6)]
         cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
         cases += [BenchCase(self.name, 1, "maxsat:cd195+lex", 120.0, ladder=True, n_stop=13, certify=600.0,
@@ -113,8 +122,15 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         return cases + self.frontier()
 
     def frontier(self) -> list[BenchCase]:
+        both, solver, subgrid_only = SUBGRID_CASES[self.name]
         return [BenchCase(p, n, s, 7200.0, store=True, label="trigrid frontier")
-                for p, n, s in FRONTIER if p == self.name]
+                for p, n, s in FRONTIER if p == self.name] + \
+               [BenchCase(p, n, s, 7200.0, formulation=f, store=True, label="trigrid frontier, sub-grid rows")
+                for p, n, s, f in FRONTIER_SUBGRID if p == self.name] + \
+               [BenchCase(self.name, n, solver, 1800.0, formulation=f, label=SUBGRID)
+                for n in both for f in ("plain", "subgrid")] + \
+               [BenchCase(self.name, n, solver, 1800.0, formulation="subgrid", store=True, label=SUBGRID)
+                for n in subgrid_only]
 
 
 class Enigma144(TriGridPuzzle):
