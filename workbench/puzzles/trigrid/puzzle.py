@@ -125,7 +125,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         both, solver, subgrid_only = SUBGRID_CASES[self.name]
         return [BenchCase(p, n, s, 7200.0, store=True, label="trigrid frontier")
                 for p, n, s in FRONTIER if p == self.name] + \
-               [BenchCase(p, n, s, 7200.0, formulation=f, store=True, label="trigrid frontier, sub-grid rows")
+               [BenchCase(p, n, s, 3000.0, formulation=f, store=True, label="trigrid frontier, sub-grid rows")
                 for p, n, s, f in FRONTIER_SUBGRID if p == self.name] + \
                [BenchCase(self.name, n, solver, 1800.0, formulation=f, label=SUBGRID)
                 for n in both for f in ("plain", "subgrid")] + \
