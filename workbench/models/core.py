@@ -23,6 +23,9 @@ class HittingSet:
     names: list[str] | None = None          # element names, for readable exports
     name: str = "hitting_set"
     symmetries: list[list[int]] | None = None   # element permutations keeping the sets and weights
+    # implied rows "at least k of these elements are chosen", true of every hitting set (so of every
+    # optimum): the puzzle proves them (e.g. trigrid/subgrid.py); backends may use them to prune
+    at_least: list[tuple[tuple[int, ...], int]] = field(default_factory=list)
 
     def weight(self, e: int) -> int:
         return 1 if self.weights is None else self.weights[e]
@@ -181,14 +184,28 @@ def hitting_set_to_linear(hs: HittingSet) -> LinearModel:
         m.add_var(hs.names[e] if hs.names else f"x{e}")
     for i, s in enumerate(hs.sets):
         m.add_row([(e, 1.0) for e in s], lo=1, name=f"hit{i}")
+    for i, (s, least) in enumerate(hs.at_least):
+        m.add_row([(e, 1.0) for e in s], lo=least, name=f"implied{i}")
     m.objective = [(e, float(hs.weight(e))) for e in range(hs.n_elements)]
     return m
 
 
 def hitting_set_to_maxsat(hs: HittingSet) -> MaxSatModel:
+    """One hard clause per set, one soft unit per element; the implied rows `hs.at_least` as hard
+    cardinality clauses (python-sat's k-minimal totalizer): they keep every solution, and RC2's SAT
+    calls can use them to refute a cost early (docs/notes/trigrid.md, section 8)."""
+    hard = [[e + 1 for e in s] for s in hs.sets]
+    top = hs.n_elements
+    if hs.at_least:
+        from pysat.card import CardEnc, EncType
+
+        for elements, least in hs.at_least:
+            cnf = CardEnc.atleast([e + 1 for e in elements], bound=least, top_id=top, encoding=EncType.kmtotalizer)
+            hard += cnf.clauses
+            top = max(top, cnf.nv)
     return MaxSatModel(
-        n_vars=hs.n_elements,
-        hard=[[e + 1 for e in s] for s in hs.sets],
+        n_vars=top,
+        hard=hard,
         soft=[([-(e + 1)], hs.weight(e)) for e in range(hs.n_elements)],
         decode_vars=hs.n_elements,
         name=hs.name,

@@ -80,7 +80,7 @@ def _lines(items: list[str], per_line: int = 20) -> str:
 
 def to_mathprog(model: Model, mod: str = "model.mod", dat: str = "model.dat") -> tuple[str, str]:
     """The model file and the data file, as text."""
-    if isinstance(model, HittingSet):
+    if isinstance(model, HittingSet) and not model.at_least:   # with implied rows: the general form
         return _hitting_set(model, mod, dat)
     m = flatten(model)
     if not all(v.integer for v in m.vars):

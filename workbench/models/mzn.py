@@ -11,7 +11,19 @@ array[1..n_sets] of set of 1..n_elements: sets;
 array[1..n_elements] of int: weight;
 array[1..n_elements] of var bool: x;
 constraint forall(s in 1..n_sets)(exists(e in sets[s])(x[e]));
-var int: cost = sum(e in 1..n_elements)(weight[e] * bool2int(x[e]));
+% implied rows (true of every hitting set): at least least[i] elements of implied[i] are chosen
+int: n_implied;
+array[1..n_implied] of set of 1..n_elements: implied;
+array[1..n_implied] of int: least;
+array[1..n_implied] of var 0..n_elements: chosen;    % variables of their own, not inlined into the cost
+constraint forall(i in 1..n_implied)(chosen[i] = sum(e in implied[i])(bool2int(x[e])) /\\ chosen[i] >= least[i]);
+% with unit weights and `packed` pairwise disjoint implied rows, the cost is summed as their counts
+% plus the rest: propagation then bounds it below by the sum of their least, and a tight cost bounds
+% each count above
+set of int: packed;
+set of 1..n_elements: unpacked;
+var int: cost = if card(packed) > 0 then sum(i in packed)(chosen[i]) + sum(e in unpacked)(bool2int(x[e]))
+                else sum(e in 1..n_elements)(weight[e] * bool2int(x[e])) endif;
 solve minimize cost;
 output ["x = \\(bool2int(x));\\n", "cost = \\(cost);\\n"];
 """
@@ -74,6 +86,21 @@ def _int(x: float) -> int:
     return int(round(x))
 
 
+def _packing(hs: HittingSet) -> list[int]:
+    """Pairwise disjoint implied rows, greedily by their least (then the fewest elements)."""
+    taken: set[int] = set()
+    packed = []
+    for i in sorted(range(len(hs.at_least)), key=lambda i: (-hs.at_least[i][1], len(hs.at_least[i][0]))):
+        if taken.isdisjoint(hs.at_least[i][0]):
+            packed.append(i)
+            taken.update(hs.at_least[i][0])
+    return packed
+
+
+def _set(elements) -> str:
+    return "{" + ", ".join(str(e + 1) for e in elements) + "}"
+
+
 def _array(values) -> str:
     return "[" + ", ".join(str(v) for v in values) + "]"
 
@@ -98,8 +125,13 @@ def to_minizinc(model: Model, satisfy: bool = False) -> tuple[str, str]:
     if isinstance(model, HittingSet) and not satisfy:
         weights = [model.weight(e) for e in range(model.n_elements)]
         data = (f"n_elements = {model.n_elements};\nn_sets = {len(model.sets)};\n"
-                f"sets = [{', '.join('{' + ', '.join(str(e + 1) for e in s) + '}' for s in model.sets)}];\n"
-                f"weight = {_array(weights)};\n")
+                f"sets = [{', '.join(_set(s) for s in model.sets)}];\n"
+                f"weight = {_array(weights)};\n"
+                f"n_implied = {len(model.at_least)};\nimplied = [{', '.join(_set(s) for s, _ in model.at_least)}];\n"
+                f"least = {_array(least for _, least in model.at_least)};\n")
+        packed = _packing(model) if model.weights is None else []
+        unpacked = set(range(model.n_elements)).difference(*(model.at_least[i][0] for i in packed))
+        data += f"packed = {{{', '.join(str(i + 1) for i in packed)}}};\nunpacked = {_set(sorted(unpacked))};\n"
         return HITTING_SET_MZN, data
     m = as_linear(model)
     for v in m.vars:

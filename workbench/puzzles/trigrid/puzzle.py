@@ -8,11 +8,14 @@ from typing import Any
 from ...drawing import figure
 from ...models.core import Built, HittingSet, lex_leader
 from ..base import BenchCase, Formulation, Params, Puzzle, ShowcaseCase
+from . import subgrid
 from .check import all_matches
 from .check import check as check_grid
 from .model import grid
 
 N_MAX = 30
+# the sub-triangles' sides and the strips' widths whose rows `subgrid` adds (docs/notes/trigrid.md, section 8)
+SUBGRID_SIDES, STRIP_WIDTHS = range(2, 5), (3,)
 RACERS_ALONE = ("maxsat:cd195+lex", "maxsat:cd195")   # auto's first two racers, each run alone for comparison
 # second computations of the new terms, each by a method the first did not use (docs/notes/trigrid.md, section 7):
 # the first were RC2 + Glucose without symmetry breaking (enigma144 N = 11..13, enigma82 N = 7), RC2 + CaDiCaL
@@ -24,6 +27,13 @@ SECONDS_82 = ((7, "scip"), (10, "maxsat:cd195+lex"))
 # the frontier, predicted before the runs (docs/notes/trigrid.md, section 4): enigma144 N = 17: 221, enigma82 N = 11: 65
 FRONTIER = (("enigma144", 17, "maxsat:cd195+lex"), ("enigma144", 17, "maxsat:cd195+lexrev"),
             ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "maxsat:cd195+lex"))
+# the frontier with the sub-grid rows (docs/notes/trigrid.md, section 8): (puzzle, N, solver, formulation)
+FRONTIER_SUBGRID = (("enigma82", 11, "maxsat:cd195", "subgrid"), ("enigma82", 11, "maxsat:cd195+lex", "subgrid"),
+                    ("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
+                    ("enigma144", 17, "maxsat:cd195+lexrev", "subgrid"))
+SUBGRID = "trigrid sub-grid rows"
+# with and without the rows, each against today's fastest single configuration (one core each)
+SUBGRID_CASES = {"enigma144": ((13, 14, 15), "maxsat:cd195+lex", (16,)), "enigma82": ((8, 9), "maxsat:cd195", (10,))}
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
     n_min, n_max = 1, N_MAX
     default_solver = "auto"        # no single backend wins on every N (docs/notes/trigrid.md): race them
     formulations = (Formulation("plain", "one covering row per shape: the shape's matches, at least one removed"),
-                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"))
+                    Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"),
+                    Formulation("subgrid", "plain, plus the implied rows 'at least a(k) removed' in every "
+                                           "sub-triangle of side k and 'at least the proven minimum' in every strip "
+                                           "along a side (subgrid.py)"))
     Params = TriGridParams
     checker = staticmethod(check_grid)
     showcase_n = ""            # the N of the main job's table
@@ -61,6 +74,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         sets = [s for kind in params.shapes for s in g.shapes(kind)]
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
         hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}", symmetries=g.symmetries())
+        if formulation == "subgrid":
+            minima = subgrid.proven_minima(self.name, lambda k, board: self.check(k, board, params), n)
+            hs.at_least = subgrid.rows(n, {k: m for k, m in minima.items() if k in SUBGRID_SIDES}) + \
+                subgrid.strips(n, STRIP_WIDTHS, sets)
         model = lex_leader(hs) if formulation == "lexleader" else hs
         return Built(model, lambda values: [[list(a), list(b)] for i, (a, b) in enumerate(g.matches) if values[i]])
 
@@ -95,6 +112,8 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         cases += [BenchCase(self.name, n, s, 600.0, label="enigma144 N=5..7 in 600 s, the seed's solvers beside")
                   for s in ("glpk", "lpsolve", "highs", "cbc", "cpsat", "scip", "maxsat", "minizinc:gecode")
                   for n in (5, 6, 7)]
+        cases += [BenchCase(self.name, n, "minizinc:gecode", 600.0, formulation="subgrid",
+                            label="enigma144 N=5, 6: gecode with the sub-grid rows") for n in (5, 6)]
         cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
         cases += [BenchCase(self.name, 1, "maxsat:cd195+lex", 120.0, ladder=True, n_stop=13, certify=600.0,
@@ -103,8 +122,15 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
         return cases + self.frontier()
 
     def frontier(self) -> list[BenchCase]:
+        both, solver, subgrid_only = SUBGRID_CASES[self.name]
         return [BenchCase(p, n, s, 7200.0, store=True, label="trigrid frontier")
-                for p, n, s in FRONTIER if p == self.name]
+                for p, n, s in FRONTIER if p == self.name] + \
+               [BenchCase(p, n, s, 3000.0, formulation=f, store=True, label="trigrid frontier, sub-grid rows")
+                for p, n, s, f in FRONTIER_SUBGRID if p == self.name] + \
+               [BenchCase(self.name, n, solver, 1800.0, formulation=f, label=SUBGRID)
+                for n in both for f in ("plain", "subgrid")] + \
+               [BenchCase(self.name, n, solver, 1800.0, formulation="subgrid", store=True, label=SUBGRID)
+                for n in subgrid_only]
 
 
 class Enigma144(TriGridPuzzle):
