@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 from .puzzles import get
 from .solvers.base import clean_number
+from .tables import RESULTS
 
 if TYPE_CHECKING:
     import pandas as pd
 
-RESULTS = Path("results")
 BENCH = RESULTS / "bench.csv"
 NUMBERS = ("n", "objective", "bound", "value", "count", "positions", "seconds", "solve_seconds", "time_limit",
            "threads", "published")

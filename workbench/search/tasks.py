@@ -186,11 +186,11 @@ class Journal:
         command then searches again rather than replay. Inside journal_log the removal waits for the
         run's answer, so that a failure after the search costs no work."""
         self.db.close()
-        self._lock.close()
         if finished and (log := _log.get()) is not None:
             log.finished.append(self)
         elif finished:
-            self.remove()
+            self.remove()             # (while the lock is still held, as before)
+        self._lock.close()
 
     def remove(self) -> None:
         self._remove()
