@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import subprocess
 import sys
 
@@ -28,7 +29,8 @@ from percolation_small import (
 )
 from test_percolation import A146971
 
-from workbench.puzzles.percolation.recursion import count_by_residues, tables, terms
+from workbench.puzzles.percolation import residues
+from workbench.puzzles.percolation.recursion import tables, terms
 
 SMALL = [(h, w) for h in range(1, 7) for w in range(h, 8) if (h + w) % 2 == 0 and h * w <= 30]
 
@@ -157,10 +159,45 @@ def test_recursion_reproduces_published_terms():
 
 
 def test_exact_and_modular_evaluations_agree():
-    """Big integers against residues modulo primes below 2^31 joined by the CRT."""
-    exact = terms(32)
-    assert count_by_residues(32) == exact[-1] and exact[-1] > 2 ** 128
-    assert count_by_residues(11) == exact[10]
+    """Big integers against residues modulo primes below 2^26 joined by the CRT, every term to
+    a(60), with its own primes (14 lanes, padded to 16) and with those for a(500) in batches."""
+    exact = terms(60)
+    assert residues.terms(60) == exact and exact[-1] > 2 ** 256
+    assert residues.Residues(500).terms(40, threads=2) == exact[:40]
+    assert residues.terms(1) == [1] and residues.terms(3) == exact[:3]
+
+
+def test_residue_tables_equal_the_exact_ones_modulo_each_prime():
+    """Every entry of T, Uc and SS (not only the diagonal), lane by lane, and one prime alone."""
+    primes = residues.primes_for(30)[:11] + residues.check_primes(2, 30)
+    exact, lanes = tables(30), tables(30, primes)
+    for name in ("T", "Uc", "SS"):
+        e, r = getattr(exact, name), getattr(lanes, name)
+        assert r.shape == (*e.shape, len(primes))
+        for j, p in enumerate(primes):
+            assert all(int(e[h, w]) % p == int(r[h, w, j]) for h in range(1, 31) for w in range(1, 31)), (name, p)
+    one = tables(30, primes[0]).T
+    assert all(int(exact.T[h, w]) % primes[0] == int(one[h, w]) for h in range(1, 31) for w in range(1, 31))
+
+
+def test_residue_primes_cover_the_bound():
+    """The CRT is exact only if the primes' product exceeds a bound on a(n); the check primes are others."""
+    for n in (1, 2, 10, 100, 500):
+        primes = residues.primes_for(n)
+        assert math.prod(primes) > math.comb(n * n, n) and all(p < 2 ** 26 for p in primes)
+        assert math.prod(primes[:-1]) <= math.comb(n * n, n)
+    assert not set(residues.check_primes(8, 500)) & set(residues.primes_for(500))
+    with pytest.raises(ValueError):
+        tables(5, 2 ** 26 + 15)
+
+
+def test_cli_residue_count_equals_the_exact_one():
+    out = [subprocess.run([sys.executable, "-m", "workbench", "count", "percolation", "--n", "45", "--json", *extra],
+                          capture_output=True, text=True, timeout=300, check=True).stdout
+           for extra in ([], ["--counter", "residues"])]
+    exact, by_residues = (json.loads(o) for o in out)
+    assert by_residues["count"] == exact["count"] == terms(45)[-1] and by_residues["status"] == "complete"
+    assert "Chinese remainder" in by_residues["message"]
 
 
 def test_cli_json_count_is_an_exact_integer():
@@ -183,7 +220,7 @@ def test_puzzle_knows_the_transfer_limit_without_loading_numba():
 @pytest.mark.parametrize("args,message", [
     (["--n", "0"], "between 1 and 500"), (["--n", "501"], "between 1 and 500"),
     (["--n", "2.5"], "must be an integer"), (["--n", "13", "--counter", "transfer"], "between 1 and 12"),
-    (["--n", "5", "--counter", "rows"], "recursion or transfer")])
+    (["--n", "5", "--counter", "rows"], "recursion, residues, transfer")])
 def test_cli_bad_n_one_line_exit_2(args, message):
     r = subprocess.run([sys.executable, "-m", "workbench", "count", "percolation", *args],
                        capture_output=True, text=True, timeout=60)

@@ -19,7 +19,7 @@ from .check import fill
 from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
-COUNTERS = ("recursion", "transfer")
+COUNTERS = ("recursion", "residues", "transfer")
 SEARCH = "workbench.puzzles.percolation.recursion:solve"    # both methods: it hands the transfer's runs on
 TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
 
@@ -28,14 +28,15 @@ def counter_name(text: str) -> str:
     """The --counter value, checked when the command line is read (one clear line, exit 2)."""
     if text not in COUNTERS:
         import argparse
-        raise argparse.ArgumentTypeError(f"--counter is {' or '.join(COUNTERS)}, got '{text}'")
+        raise argparse.ArgumentTypeError(f"--counter is one of {', '.join(COUNTERS)}, got '{text}'")
     return text
 
 
 @dataclass(frozen=True)
 class PercolationParams(Params):
     permutation: bool = option(False, "one cell per row and column (large Schroeder numbers)")
-    counter: str = option("recursion", f"native search: recursion over rectangles (default, n <= {RECURSION_N_MAX}) "
+    counter: str = option("recursion", f"native search: recursion over rectangles (default, n <= {RECURSION_N_MAX}), "
+                          "residues (the same recursion modulo primes, joined by the CRT: much faster past n = 100) "
                           f"or transfer (row-by-row transfer matrix, n <= {TRANSFER_N_MAX}, also --permutation)",
                           counter_name, applies=NATIVE)
 
@@ -73,6 +74,9 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
                                           "else 1 + the second earliest neighbour"),
                     Formulation("recursion", f"count by the recursion over rectangles (n <= {RECURSION_N_MAX}; "
                                              "the default)", search=SEARCH),
+                    Formulation("residues", f"the same count by the recursion modulo primes below 2^26, joined by the "
+                                            f"Chinese remainder theorem (n <= {RECURSION_N_MAX}; --counter residues)",
+                                search=SEARCH),
                     Formulation("transfer", f"count by the row-by-row transfer matrix (n <= {TRANSFER_N_MAX}; "
                                             "--counter transfer, and --permutation)", search=SEARCH))
     checker = staticmethod(check_set)
@@ -125,6 +129,11 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
         if method == "recursion" and params.permutation:
             raise BadInput(f"{self.name}: --permutation is counted by the transfer matrix only")
         return params if params.permutation else replace(params, counter=method)
+
+    def setting(self, params: PercolationParams) -> str:
+        """--counter residues computes the default recursion's exact count another way: its rows
+        answer the same question, and two that differ for one n are an error (bfile)."""
+        return super().setting(replace(params, counter="recursion") if params.counter == "residues" else params)
 
     def table_key(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"

@@ -35,43 +35,63 @@ N_MAX = 500
 @dataclass
 class Tables:
     """T[h, w] tight sets, Uc[h, w] the corner refinement, SS[h, w] the refinement summed along
-    the bottom side, for 1 <= h, w <= n (exact integers, or residues modulo `modulus`)."""
+    the bottom side, for 1 <= h, w <= n: exact integers, or residues modulo `modulus` (one prime),
+    or with a last axis of one lane per prime (a tuple of moduli)."""
     T: np.ndarray
     Uc: np.ndarray
     SS: np.ndarray
-    modulus: int | None
+    modulus: int | tuple[int, ...] | None
 
 
 class _Ring:
-    """Exact integers in numpy object arrays, or int64 residues modulo a prime below 2^31 (every
-    product is reduced before it is summed, so nothing overflows)."""
+    """Every table has a last axis of lanes: one lane of exact integers (numpy object arrays), or
+    int64 residues, one lane per prime, each below 2^26 (residues.py: a product of two stays below
+    2^52, so a compiled dot adds a row of them before it reduces)."""
 
-    def __init__(self, modulus: int | None):
-        self.m = modulus
+    def __init__(self, moduli: tuple[int, ...] | None):
+        self.m, self.lanes = None, 1
+        if moduli is not None:
+            from . import residues
+            if not all(1 < q < 2 ** residues.BITS for q in moduli):
+                raise ValueError(f"the moduli lie between 2 and 2^{residues.BITS}")
+            padded = moduli + moduli[-1:] * (-len(moduli) % residues.GROUP)    # whole groups of lanes
+            self.m, self.lanes = np.array(padded, dtype=np.int64), len(padded)
+            self._dot, self._convs = residues.dot, residues.convs
 
     def zeros(self, *shape: int) -> np.ndarray:
         if self.m is None:
-            a = np.empty(shape, dtype=object)
+            a = np.empty((*shape, 1), dtype=object)
             a.fill(0)
             return a
-        return np.zeros(shape, dtype=np.int64)
+        return np.zeros((*shape, self.lanes), dtype=np.int64)
 
     def red(self, v: Any) -> Any:
         return v if self.m is None else v % self.m
 
     def dot(self, a: np.ndarray, b: np.ndarray) -> Any:
-        """sum(a * b) over all entries."""
+        """sum(a * b) over every axis but the lanes."""
+        if not a.size:
+            return self.zeros()
         if self.m is None:
-            return (a * b).sum() if a.size else 0
-        return int(((a * b) % self.m).sum() % self.m) if a.size else 0
+            return (a * b).sum(axis=tuple(range(a.ndim - 1)))
+        return self._dot(a, b, self.m)
+
+    def convs(self, a: np.ndarray, k: np.ndarray, points: list[tuple[int, int]]) -> Any:
+        """For each (h, w): sum over 1 <= p < h, 1 <= q < w of a[p, q] k[h - p, w - q], for h + w
+        even and arrays that vanish where the index sum is odd (an odd half-perimeter holds no tight
+        set): only the (even, even) and (odd, odd) entries are multiplied, half of the work."""
+        if self.m is not None:
+            return self._convs(a, k, points, self.m)
+        return [self.dot(a[2:h:2, 2:w:2], k[h - 2:0:-2, w - 2:0:-2])
+                + self.dot(a[1:h:2, 1:w:2], k[h - 1:0:-2, w - 1:0:-2]) for h, w in points]
 
 
-def tables(n: int, modulus: int | None = None) -> Tables:
+def tables(n: int, modulus: int | tuple[int, ...] | None = None) -> Tables:
     """T, Uc and SS for every rectangle up to n x n."""
     return recursion(n, modulus)(n)
 
 
-def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tables]:
+def recursion(capacity: int, modulus: int | tuple[int, ...] | None = None) -> Callable[[int], Tables]:
     """extend(n) for n <= capacity: T, Uc and SS for every rectangle up to n x n, computing only
     what earlier calls have not (a table of a(1..N) costs one run to N). Rectangles are processed
     by half-perimeter s = h + w: a value of half-perimeter s needs kernels at extensions
@@ -82,7 +102,7 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
     that are products of one-dimensional parts are summed one axis at a time (XF, XV2, Y: O(n)
     per entry); what remains is four two-dimensional sums per rectangle (against pi and PP) and one
     per entry of C = Uc * Uc, so the whole run costs O(n^4)."""
-    ring = _Ring(modulus)
+    ring = _Ring((modulus,) if isinstance(modulus, int) else modulus)
     red, dot, zeros = ring.red, ring.dot, ring.zeros
     size = capacity + 3
     done, kdone, cdone = (np.zeros((size, size), dtype=bool) for _ in range(3))
@@ -95,9 +115,7 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
     Tri = zeros(size, size)    # one wide neighbour over a one-wide centre, both sides extended
     Kq1 = zeros(size, size)    # Tri on either side of a one-wide centre, the fourth direction free
     C = zeros(size, size)      # C = Uc * Uc (two-dimensional convolution)
-    Wt = [zeros(size, size) for _ in range(3)]    # Wt[a][p, q] = T(p, q) q^a
-    XF = [zeros(size, size) for _ in range(3)]    # XF[a][p, w] = sum_q T(p, q) q^a f(w - q)
-    XV2 = [zeros(size, size) for _ in range(3)]   # XV2[a][p, w] = sum_q T(p, q) q^a V2(w - q)
+    XF = [zeros(size, size) for _ in range(2)]    # XF[a][p, w] = sum_q T(p, q) q^a f(w - q)
     Y = [zeros(size, size) for _ in range(3)]     # Y[a][p, w] = sum_b p^b sum_q T(p, q) q^a V_b(w - q)
     S1 = zeros(size, size)     # T q + p XF[1]: centres with a one-wide neighbour, summed over q
     Z = zeros(size, size)      # T with every combination of single neighbours already attached
@@ -106,11 +124,7 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
         """v[x-1], ..., v[1]: the partners of indices 1..x-1 in a convolution to x."""
         return v[x - 1:0:-1]
 
-    def conv(a: np.ndarray, k: np.ndarray, h: int, w: int) -> Any:
-        """sum over 1 <= p < h, 1 <= q < w of a[p, q] k[h - p, w - q], for h + w even and arrays
-        that vanish where the index sum is odd (an odd half-perimeter holds no tight set): only
-        the (even, even) and (odd, odd) entries are multiplied, half of the work."""
-        return dot(a[2:h:2, 2:w:2], k[h - 2:0:-2, w - 2:0:-2]) + dot(a[1:h:2, 1:w:2], k[h - 1:0:-2, w - 1:0:-2])
+    convs = ring.convs
 
     def kernels(x: int, y: int) -> None:
         """The neighbour weights at extensions (x, y), from U values of half-perimeter <= x + y."""
@@ -121,14 +135,13 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
             V[2][x] = dot(f[1:x], rev(f, x))
         if x >= 1 and y >= 1:
             pi[x, y] = red(-(Uc[x, y] + (Uc[x - 1, y + 1] if x >= 2 else 0) + (Uc[x + 1, y - 1] if y >= 2 else 0)))
-        PP[x, y] = red(conv(pi, pi, x, y))
         if x >= 2 and y >= 2:
             Tri[x, y] = red(-(SS[x - 1, y + 1] - 2 * Uc[x - 1, y + 1]))
         Kq1[x, y] = red(2 * (Tri[x, y] + dot(Tri[1:x, y], rev(f, x))))
 
-    def centres(h: int, w: int) -> Any:
-        """sum over centres D strictly inside h x w of T(D) N(D in R)."""
-        total = 4 * conv(Z, pi, h, w) + 2 * conv(T, PP, h, w)
+    def centres(h: int, w: int, z_pi: Any, t_pp: Any) -> Any:
+        """sum over centres D strictly inside h x w of T(D) N(D in R) (given the two convolutions)."""
+        total = 4 * z_pi + 2 * t_pp
         total += Y[0][h, w] + dot(V[1][h - 1::-1], Y[1][1:h + 1, w]) + dot(V[2][h - 1::-1], Y[2][1:h + 1, w])
         total += dot(T[1:h + 1, 1], Kq1[h - 1::-1, w - 1]) + dot(T[1, 1:w + 1], Kq1[w - 1::-1, h - 1])
         return total
@@ -146,14 +159,14 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
                 total += 2 * dot(Uc[1:hh - 1, 1], SS[hh - 2:0:-1, ww])
         return total
 
-    def corner(h: int, w: int) -> Any:
+    def corner(h: int, w: int, t_pi: Any) -> Any:
         """U at a corner: centres D that hold the corner cell (D = R included)."""
-        return (conv(T, pi, h, w) + T[h, w] + h * XF[0][h, w]
-                + dot(rev(f, h), red(Wt[1][1:h, w] + np.arange(1, h) * XF[1][1:h, w])))
+        return (t_pi + T[h, w] + h * XF[0][h, w]
+                + dot(rev(f, h), red(T[1:h, w] * w + np.arange(1, h)[:, None] * XF[1][1:h, w])))
 
-    def side(h: int, w: int) -> Any:
+    def side(h: int, w: int, s1_pi: Any) -> Any:
         """U summed over the bottom row: centres D on the bottom side, weighted by their width."""
-        return (2 * conv(S1, pi, h, w) + Y[1][h, w] + dot(rev(f, h), Y[2][1:h, w])
+        return (2 * s1_pi + Y[1][h, w] + dot(rev(f, h), Y[2][1:h, w])
                 + dot(T[1:h + 1, 1], Tri[h - 1::-1, w - 1]))
 
     def extend(n: int) -> Tables:
@@ -161,111 +174,80 @@ def recursion(capacity: int, modulus: int | None = None) -> Callable[[int], Tabl
             raise ValueError(f"this recursion holds rectangles up to {capacity} x {capacity}")
         for s in range(2, 2 * n + 1, 2):
             stage(s, n)
-        return Tables(T, Uc, SS, modulus)
+        if isinstance(modulus, tuple):
+            lanes = len(modulus)
+            return Tables(T[..., :lanes], Uc[..., :lanes], SS[..., :lanes], modulus)
+        return Tables(T[..., 0], Uc[..., 0], SS[..., 0], modulus)     # one lane: plain tables
 
     def stage(s: int, n: int) -> None:
-        """Everything of half-perimeter s inside n x n (kernels: s - 2) not computed before."""
-        for x in range(max(0, s - 1 - n), min(s - 2, n - 1) + 1):     # extensions x, y < n
-            if not kdone[x, s - 2 - x]:
-                kernels(x, s - 2 - x)
-                kdone[x, s - 2 - x] = True
-        for x in range(max(1, s - n - 1), min(n + 1, s - 1) + 1):
-            if not cdone[x, s - x]:
-                C[x, s - x] = red(conv(Uc, Uc, x, s - x))
-                cdone[x, s - x] = True
+        """Everything of half-perimeter s inside n x n (kernels: s - 2) not computed before. Every
+        convolution of the stage reads entries of smaller half-perimeter only, so each kind is
+        computed for the whole stage at once (the compiled residue ring keeps its tables in cache)."""
+        extensions = [(x, s - 2 - x) for x in range(max(0, s - 1 - n), min(s - 2, n - 1) + 1)  # x, y < n
+                      if not kdone[x, s - 2 - x]]
+        for x, y in extensions:
+            kernels(x, y)
+        for (x, y), value in zip(extensions, convs(pi, pi, extensions)):
+            PP[x, y] = red(value)
+            kdone[x, y] = True
+        contacts = [(x, s - x) for x in range(max(1, s - n - 1), min(n + 1, s - 1) + 1) if not cdone[x, s - x]]
+        for (x, y), value in zip(contacts, convs(Uc, Uc, contacts)):
+            C[x, y] = red(value)
+            cdone[x, y] = True
         shapes = [(h, s - h) for h in range(max(1, s - n), min(n, s - 1) + 1) if not done[h, s - h]]
+        z_pi, t_pp, t_pi, s1_pi = (convs(a, k, shapes) for a, k in ((Z, pi), (T, PP), (T, pi), (S1, pi)))
         for p, w in shapes:          # the one-axis sums over q < w (all known)
             for a in range(3):
-                weighted = red(T[p, 1:w] * np.arange(1, w) ** a)
-                XF[a][p, w] = dot(weighted, rev(f, w))
-                XV2[a][p, w] = dot(weighted, rev(V[2], w))
-                Y[a][p, w] = red(2 * p * XF[a][p, w] + p * p * XV2[a][p, w])
-        for h, w in shapes:
-            T[h, w] = red(int(h == w == 1) - centres(h, w) - pairs(h, w))
+                weighted = red(T[p, 1:w] * (np.arange(1, w) ** a)[:, None])
+                xf = dot(weighted, rev(f, w))            # sum_q T(p, q) q^a f(w - q)
+                xv2 = dot(weighted, rev(V[2], w))        # sum_q T(p, q) q^a V2(w - q)
+                if a < 2:
+                    XF[a][p, w] = xf
+                Y[a][p, w] = red(2 * p * xf + p * p * xv2)
+        for i, (h, w) in enumerate(shapes):
+            T[h, w] = red(int(h == w == 1) - centres(h, w, z_pi[i], t_pp[i]) - pairs(h, w))
         for p, w in shapes:
             for a in range(3):
-                Wt[a][p, w] = red(int(T[p, w]) * w ** a)
-                Y[a][p, w] = red(Y[a][p, w] + Wt[a][p, w])
-            S1[p, w] = red(Wt[1][p, w] + p * XF[1][p, w])
+                Y[a][p, w] = red(Y[a][p, w] + T[p, w] * w ** a)
+            S1[p, w] = red(T[p, w] * w + p * XF[1][p, w])
         for p, w in shapes:
             Z[p, w] = red(T[p, w] + p * XF[0][p, w] + dot(rev(f, p), S1[1:p, w]))
-        for h, w in shapes:
-            Uc[h, w] = red(corner(h, w))
-        for h, w in shapes:
-            SS[h, w] = red(side(h, w))
+        for i, (h, w) in enumerate(shapes):
+            Uc[h, w] = red(corner(h, w, t_pi[i]))
+        for i, (h, w) in enumerate(shapes):
+            SS[h, w] = red(side(h, w, s1_pi[i]))
             done[h, w] = True
 
     return extend
 
 
-_kept: dict[str, Any] = {}      # this process's recursion and the n it reached
+_kept: dict[str, Any] = {}      # this process's recursion, its kind and the n it reached
 
 
-def count(n: int) -> tuple[int, float]:
-    """a(n) and the seconds this call spent. A larger n than last time extends the kept recursion,
-    so a table of a(1..N) costs one run to N (each row its own share); any other n starts afresh,
-    so that every figure is the time of a real computation."""
+def count(n: int, by_residues: bool = False, threads: int = 1) -> tuple[int, float]:
+    """a(n) and the seconds this call spent, exactly or by residues (residues.py). A larger n than
+    last time, of the same kind, extends the kept recursion, so a table of a(1..N) costs one run to
+    N (each row its own share); any other n starts afresh, so that every figure is the time of a
+    real computation."""
     watch = Deadline()
-    if _kept.get("n", N_MAX + 1) >= n:
-        _kept["extend"] = recursion(N_MAX)
+    kind = "residues" if by_residues else "exact"
+    if _kept.get("kind") != kind or _kept.get("n", N_MAX + 1) >= n:
+        if by_residues:
+            from .residues import Residues
+            found = Residues(N_MAX)
+            _kept["value"] = lambda m, threads: found.terms(m, threads)[m - 1]
+        else:
+            extend = recursion(N_MAX)
+            _kept["value"] = lambda m, _: int(extend(m).T[m, m])
+        _kept["kind"] = kind
     _kept["n"] = n
-    t = _kept["extend"](n)
-    return int(t.T[n, n]), watch.elapsed()
+    return _kept["value"](n, threads), watch.elapsed()
 
 
 def terms(n: int) -> list[int]:
     """a(1..n) in exact integers."""
     t = tables(n).T
     return [int(t[k, k]) for k in range(1, n + 1)]
-
-
-# -- the same recursion modulo primes, joined by the Chinese remainder theorem ---------------
-def _is_prime(p: int) -> bool:
-    """Deterministic Miller-Rabin below 4.7e9 (bases 2, 7, 61)."""
-    if p < 2 or p % 2 == 0:
-        return p == 2
-    d, r = p - 1, 0
-    while d % 2 == 0:
-        d, r = d // 2, r + 1
-    for a in (2, 7, 61):
-        if a % p == 0:
-            continue
-        x = pow(a, d, p)
-        if x in (1, p - 1):
-            continue
-        for _ in range(r - 1):
-            x = x * x % p
-            if x == p - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def _primes_down_from(limit: int):
-    """The primes below `limit`, largest first."""
-    return (p for p in range(limit - 1, 1, -1) if _is_prime(p))
-
-
-def count_by_residues(n: int) -> int:
-    """a(n) from residues modulo primes below 2^31, joined by the Chinese remainder theorem. The
-    primes' product exceeds C(n^2, n), an upper bound on a(n) (a(n) counts some n-cell sets), so
-    the least non-negative solution is a(n) itself."""
-    bound = math.comb(n * n, n)
-    primes: list[int] = []
-    product = 1
-    for p in _primes_down_from(2 ** 31):
-        if product > bound:
-            break
-        primes.append(p)
-        product *= p
-    value, modulus = 0, 1
-    for p in primes:
-        r = int(tables(n, p).T[n, n])
-        # value + modulus * k = r (mod p)
-        k = (r - value) * pow(modulus, -1, p) % p
-        value, modulus = value + modulus * k, modulus * p
-    return value
 
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,
@@ -276,18 +258,25 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     assert n is not None
     counting = isinstance(question, Count)
     show = question.show if isinstance(question, Count) else 0
-    if counting and not params.permutation and params.counter == "recursion":
+    if counting and not params.permutation and params.counter in ("recursion", "residues"):
         if not 1 <= n <= N_MAX:
             raise Refused(f"the recursion handles 1 <= n <= {N_MAX}")
+        by_residues = params.counter == "residues"
         watch = Deadline()
         examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
             if show and n <= 12 else []
+        if by_residues:
+            from . import residues
+            residues.warm_up()
         build = watch.elapsed()
-        total, seconds = count(n)
+        total, seconds = count(n, by_residues, max(1, int(options.threads)))
         report(Outcome(count=total, complete=False))
+        how = "the recursion over rectangles"
+        if by_residues:
+            from .residues import description
+            how += f" {description(N_MAX)}"
         return Outcome(count=total, examples=tuple(examples), build_seconds=build,
-                      message=f"exact count by the recursion over rectangles ({seconds:.2f} s to "
-                              f"extend it to {n} x {n})")
+                      message=f"exact count by {how} ({seconds:.2f} s to extend it to {n} x {n})")
     result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
     return replace(result, build_seconds=result.build_seconds + build)
 
