@@ -157,12 +157,17 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
 
     def bench_cases(self) -> list[BenchCase]:
         """The recursion (goals on 2 cores: a(10) < 1 s, a(100) < 60 s, the table a(1..200) < 15 min
-        in all, each row extending the last); the transfer matrix climbs n (a(8) < 1 min, a(9) < 10
+        in all, each row extending the last; by residues a(200) and a(500) in one run each, for
+        their primes' fixed cost); the transfer matrix climbs n (a(8) < 1 min, a(9) < 10
         min); the CP models climb until enumeration no longer finishes."""
         cases = [BenchCase(self.name, 10, "search", 60.0, count=True, label="recursion a(10)"),
                  BenchCase(self.name, 100, "search", 600.0, count=True, label="recursion a(100)"),
                  BenchCase(self.name, 1, "search", 900.0, count=True, ladder=True, n_stop=200,
                            label="recursion table a(1..200)"),
+                 BenchCase(self.name, 200, "search", 900.0, count=True, params={"counter": "residues"},
+                           label="residues a(200)"),
+                 BenchCase(self.name, 500, "search", 40000.0, count=True, params={"counter": "residues"},
+                           label="residues a(500)"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
                            params={"counter": "transfer"}, label="native transfer-matrix count ladder, 10 min"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
