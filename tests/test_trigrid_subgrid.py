@@ -2,7 +2,11 @@
 matches. The lemma's one geometric step (the shapes wholly inside a sub-triangle are grid(k)'s) is
 checked shape for shape; the rows are checked to keep the optimum and to hold on the optimal boards,
 with real solvers."""
+import csv
 import json
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -10,6 +14,7 @@ from workbench import api
 from workbench.puzzles import get
 from workbench.puzzles.trigrid import subgrid
 from workbench.puzzles.trigrid.model import grid
+from workbench.solvers import canonical
 
 
 def _mapped_shapes(n: int, k: int, kind: str) -> list[set[tuple]]:
@@ -77,11 +82,47 @@ def test_the_mip_model_carries_the_rows():
 
 
 def test_gecode_proves_enigma144_n5_with_the_strip_and_its_corner():
-    """Issue 45: gecode finds 20 but does not prove it in 600 s on the plain model. The strip of
-    width 3 (its minimum 16 proven by RC2) and the corner triangle of side 2 (a(2) = 4) share no
-    match, and the cost is written as their counts: propagation alone bounds it by 20."""
+    """Issue 45: gecode finds 20 but does not prove it in 600 s on the plain model (so `subgrid` is
+    its default). The strip of width 3 (its minimum 16 proven by RC2) and the corner triangle of
+    side 2 (a(2) = 4) share no match, and the cost is written as their counts: propagation alone
+    bounds it by 20."""
     hs = get("enigma144").build(5, "subgrid", get("enigma144").params(None)).model
     assert sorted({least for s, least in hs.at_least if len(s) == 36}) == [16]
     run = api.solve("enigma144", 5, solver="minizinc:gecode", formulation="subgrid", time_limit=60, threads=1)
     assert str(run.status) == "optimal" and run.verified and run.value == 20
     assert run.result.solve_seconds < 30
+
+
+@pytest.mark.parametrize("puzzle", ["enigma144", "enigma82", "triangles"])
+def test_subgrid_is_gecodes_default_and_plain_everyone_elses(puzzle):
+    """A CP backend without an LP relaxation gets the rows made for it; at N = 1..4 (rows empty at
+    N = 1, 2) the model still builds and gecode proves the proven table's value."""
+    p = get(puzzle)
+    assert {s: p.formulation_for(canonical(s)) for s in ("minizinc", "minizinc:gecode")} == \
+        {"minizinc": "subgrid", "minizinc:gecode": "subgrid"}
+    for s in ("auto", "highs", "cbc", "glpk", "lpsolve", "scip", "cpsat", "maxsat", "maxsat:cd195+lex"):
+        assert p.formulation_for(canonical(s)) == "plain", s
+    want = {"enigma144": [1, 4, 8, 13], "enigma82": [0, 2, 5, 9], "triangles": [1, 3, 6, 10]}[puzzle]
+    for n in range(1, 5):
+        run = api.solve(puzzle, n, solver="minizinc:gecode", time_limit=60, threads=1)
+        assert (run.formulation, str(run.status), run.verified, run.value) == ("subgrid", "optimal", True, want[n - 1])
+
+
+@pytest.mark.slow
+def test_compare_n5_on_the_eight_backends_proves_20_on_each(tmp_path):
+    """Issue 45's acceptance, the command as written (its own output file): every backend proves 20
+    on the formulation made for it, gecode on `subgrid`, the rest on `plain`; about 30 s at load 3
+    to 4 on 2 cores (glpk and lpsolve 10 s each on `plain`)."""
+    solvers = ["highs", "cbc", "glpk", "lpsolve", "scip", "cpsat", "maxsat", "minizinc:gecode"]
+    out = tmp_path / "c.csv"
+    p = subprocess.run([sys.executable, "-m", "workbench", "compare", "enigma144", "--n", "5", "--solvers",
+                        ",".join(solvers), "-o", str(out)], capture_output=True, text=True,
+                       env={**os.environ, "COLUMNS": "250"})
+    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
+    assert "formulation plain, minizinc:gecode: subgrid" in p.stdout
+    rows = list(csv.DictReader(open(out)))
+    assert [r["solver"] for r in rows] == solvers
+    for r in rows:
+        assert (r["status"], r["objective"], r["bound"], r["proven"], r["verified"]) == \
+            ("optimal", "20", "20", "True", "True"), r
+        assert r["formulation"] == ("subgrid" if r["solver"] == "minizinc:gecode" else "plain")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -179,6 +180,14 @@ def cmd_list(args) -> int:
         table.add_row(p.name, f"{p.n_min}..{p.n_max}" if p.needs_n else "-", p.default_solver,
                       ", ".join(formulations), p.title)
     out.print(table)
+    made: dict[str, list[str]] = {}         # "subgrid for minizinc:gecode" -> the puzzles that have it
+    for p in available():
+        for f in p.models:
+            if f.solvers:
+                made.setdefault(f"{f.name} for {', '.join(f.solvers)}", []).append(p.name)
+    out.print("Without --formulation a backend gets the one made for it (" +
+              "; ".join(f"{', '.join(names)}: {what}" for what, names in made.items()) +
+              "), any other backend the first.", soft_wrap=False)
     return 0
 
 
@@ -330,7 +339,9 @@ def cmd_compare(args) -> int:
                        on_start=lambda solver: err.print(f"running {solver} ..."),
                        on_run=lambda run: _store(path, run), **_given(args, puzzle))
     view = frames.comparison(runs).rename(columns={"value": "count" if runs[0].request.counting else "objective"})
-    table = frames.rich_table(view, f"{puzzle.name} N={n}, time limit {args.time_limit} s")
+    common = Counter(run.formulation for run in runs).most_common(1)[0][0]
+    own = "".join(f", {run.request.solver}: {run.formulation}" for run in runs if run.formulation != common)
+    table = frames.rich_table(view, f"{puzzle.name} N={n}, formulation {common}{own}, time limit {args.time_limit} s")
     out.print(table)
     issues = api.disagreements(runs, puzzle.sense)
     for issue in issues:
