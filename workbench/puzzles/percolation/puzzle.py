@@ -20,7 +20,7 @@ from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
 COUNTERS = ("recursion", "residues", "transfer")
-SEARCH = "workbench.puzzles.percolation.recursion:solve"    # both methods: it hands the transfer's runs on
+SEARCH = "workbench.puzzles.percolation.counting:solve"    # both methods: it hands the transfer's runs on
 TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
 
 

@@ -20,14 +20,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-from ...models.core import OPTIMISE, Count, Options, Question
-from ...search.deadline import Deadline
-from ...search.outcome import Outcome, Progress, Refused
 
 N_MAX = 500
 
@@ -45,18 +41,18 @@ class Tables:
 
 class _Ring:
     """Every table has a last axis of lanes: one lane of exact integers (numpy object arrays), or
-    int64 residues, one lane per prime, each below 2^26 (residues.py: a product of two stays below
+    int64 residues, one lane per prime, each below 2^26 (lanes.py: a product of two stays below
     2^52, so a compiled dot adds a row of them before it reduces)."""
 
     def __init__(self, moduli: tuple[int, ...] | None):
         self.m, self.lanes = None, 1
         if moduli is not None:
-            from . import residues
-            if not all(1 < q < 2 ** residues.BITS for q in moduli):
-                raise ValueError(f"the moduli lie between 2 and 2^{residues.BITS}")
-            padded = moduli + moduli[-1:] * (-len(moduli) % residues.GROUP)    # whole groups of lanes
+            from . import lanes
+            if not all(1 < q < 2 ** lanes.BITS for q in moduli):
+                raise ValueError(f"the moduli lie between 2 and 2^{lanes.BITS}")
+            padded = moduli + moduli[-1:] * (-len(moduli) % lanes.GROUP)    # whole groups of lanes
             self.m, self.lanes = np.array(padded, dtype=np.int64), len(padded)
-            self._dot, self._convs = residues.dot, residues.convs
+            self._dot, self._convs = lanes.dot, lanes.convs
 
     def zeros(self, *shape: int) -> np.ndarray:
         if self.m is None:
@@ -221,75 +217,10 @@ def recursion(capacity: int, modulus: int | tuple[int, ...] | None = None) -> Ca
     return extend
 
 
-_kept: dict[str, Any] = {}      # this process's recursion, its kind and the n it reached
-
-
-def count(n: int, by_residues: bool = False, threads: int = 1) -> tuple[int, float]:
-    """a(n) and the seconds this call spent, exactly or by residues (residues.py). A larger n than
-    last time, of the same kind, extends the kept recursion, so a table of a(1..N) costs one run to
-    N (each row its own share); any other n starts afresh, so that every figure is the time of a
-    real computation."""
-    watch = Deadline()
-    kind = "residues" if by_residues else "exact"
-    if _kept.get("kind") != kind or _kept.get("n", N_MAX + 1) >= n:
-        if by_residues:
-            from .residues import Residues
-            found = Residues(N_MAX)
-            _kept["value"] = lambda m, threads: found.terms(m, threads)[m - 1]
-        else:
-            extend = recursion(N_MAX)
-            _kept["value"] = lambda m, _: int(extend(m).T[m, m])
-        _kept["kind"] = kind
-    _kept["n"] = n
-    return _kept["value"](n, threads), watch.elapsed()
-
-
 def terms(n: int) -> list[int]:
     """a(1..n) in exact integers."""
     t = tables(n).T
     return [int(t[k, k]) for k in range(1, n + 1)]
-
-
-def solve(n: int | None, params: Any, options: Options, report: Progress,
-          question: Question = OPTIMISE) -> Outcome[Any]:
-    """The native search for percolation: counts of A146971 by the recursion (default), the rest
-    (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
-    module is compiled by numba only when needed, its compile time booked as build time."""
-    assert n is not None
-    counting = isinstance(question, Count)
-    show = question.show if isinstance(question, Count) else 0
-    if counting and not params.permutation and params.counter in ("recursion", "residues"):
-        if not 1 <= n <= N_MAX:
-            raise Refused(f"the recursion handles 1 <= n <= {N_MAX}")
-        by_residues = params.counter == "residues"
-        watch = Deadline()
-        examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
-            if show and n <= 12 else []
-        if by_residues:
-            from . import residues
-            residues.warm_up()
-        build = watch.elapsed()
-        total, seconds = count(n, by_residues, max(1, int(options.threads)))
-        report(Outcome(count=total, complete=False))
-        how = "the recursion over rectangles"
-        if by_residues:
-            from .residues import description
-            how += f" {description(N_MAX)}"
-        return Outcome(count=total, examples=tuple(examples), build_seconds=build,
-                      message=f"exact count by {how} ({seconds:.2f} s to extend it to {n} x {n})")
-    result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
-    return replace(result, build_seconds=result.build_seconds + build)
-
-
-def _transfer(call):
-    """call(the transfer-matrix module), after compiling it; returns the answer and the seconds
-    the compilation (or the load from numba's cache) took."""
-    from . import transfer
-
-    watch = Deadline()
-    transfer.warm_up()
-    build = watch.elapsed()
-    return call(transfer), build
 
 
 def growth_fit(counts: list[int], start: int = 20) -> tuple[float, float, float]:

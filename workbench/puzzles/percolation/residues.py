@@ -3,7 +3,7 @@
 Why: exactly, a step of the recursion sums n-digit integers, so a(n) costs about n^6 and a(231..500)
 about 37 CPU hours. Modulo a prime a step is n^4 machine products. The recursion runs once for a
 batch of primes, one lane per prime on the last axis of every table, so that numpy's and Python's
-overhead per sum is shared by the whole batch and the compiled dot below streams contiguous lanes.
+overhead per sum is shared by the whole batch and the compiled sums (lanes.py) stream contiguous lanes.
 Residues lie below 2^26, so a product stays below 2^52 and a dot adds a row of up to 2^11 of them
 before it reduces. The primes' product exceeds C(n^2, n), which bounds a(n) (a(n) counts some
 n-cell sets of the n x n board), so the least non-negative solution of the congruences is a(n).
@@ -15,77 +15,10 @@ import math
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import numba
-import numpy as np
+from .lanes import BITS, GROUP
+from .recursion import recursion
 
-BITS = 26
-GROUP = 8               # lanes come in whole groups of 8: 64 bytes, one cache line
-BATCH = 40              # lanes per recursion: 200 primes reach a(500) in five batches of 1.2 GB
-TILE = 16               # rows of one table kept in cache by _diagonal
-ROW = 2 ** 11           # products of residues below 2^26 added before a reduction stays below 2^63
-
-
-@numba.njit(cache=True, nogil=True)
-def _dot_runs(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:     # pragma: no cover - compiled
-    """(L, lanes) arrays; reduced after every ROW products."""
-    lanes = m.shape[0]
-    out = np.zeros(lanes, np.int64)
-    for i in range(a.shape[0]):
-        for k in range(lanes):
-            out[k] += a[i, k] * b[i, k]
-        if i % ROW == ROW - 1:
-            for k in range(lanes):
-                out[k] %= m[k]
-    for k in range(lanes):
-        out[k] %= m[k]
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
-def _diagonal(a: np.ndarray, k: np.ndarray, s: int, wanted: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """out[h] = sum over p < h, q < s - h, p = q modulo 2, of a[p, q] k[h - p, s - h - q], for the
-    wanted h. The sum for h splits into one run over q per pair of rows (p of a, r = h - p of k);
-    TILE rows of a stay in cache while every row of k passes them, so that k is read from memory
-    once per TILE rows rather than once per row. Reduced after each run (q < s <= ROW)."""
-    lanes = m.shape[0]
-    out = np.zeros((s + 1, lanes), np.int64)
-    top = 0
-    for h in range(s + 1):
-        if wanted[h]:
-            top = h
-    for p0 in range(1, top, TILE):
-        for r in range(1, top - p0 + 1):
-            for p in range(p0, min(p0 + TILE, top - r + 1)):
-                h = p + r
-                if not wanted[h]:
-                    continue
-                acc = out[h]
-                for q in range(2 - p % 2, s - h, 2):
-                    x, y = a[p, q], k[r, s - h - q]
-                    for j in range(lanes):
-                        acc[j] += x[j] * y[j]
-                for j in range(lanes):
-                    acc[j] %= m[j]
-    return out
-
-
-def convs(a: np.ndarray, k: np.ndarray, points: list[tuple[int, int]], m: np.ndarray) -> np.ndarray:
-    """recursion._Ring.convs for points on one antidiagonal h + w = s, on whole C-contiguous
-    tables (the lanes contiguous): one row of residues per point."""
-    if not points:
-        return np.zeros((0, m.shape[0]), np.int64)
-    s = sum(points[0])
-    hs = np.array([h for h, _ in points])
-    assert all(h + w == s for h, w in points)
-    wanted = np.zeros(s + 1, np.bool_)
-    wanted[hs] = True
-    return _diagonal(a, k, s, wanted, m)[hs]
-
-
-def dot(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """sum(a * b) modulo m, lane by lane, over the first axis of (L, lanes) arrays."""
-    return _dot_runs(a, b, m)
-
+BATCH = 5 * GROUP       # lanes per recursion: 200 primes reach a(500) in five batches of 1.2 GB
 
 def _is_prime(p: int) -> bool:
     """Deterministic Miller-Rabin below 4.7e9 (bases 2, 7, 61)."""
@@ -153,8 +86,6 @@ class Residues:
     recursion of its own (one thread each), kept between calls: a larger n extends them."""
 
     def __init__(self, capacity: int, primes: tuple[int, ...] | None = None):
-        from .recursion import recursion
-
         self.primes = primes or primes_for(capacity)
         self.parts = [(batch, recursion(capacity, batch)) for batch in _batches(self.primes)]
 

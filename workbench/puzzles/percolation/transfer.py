@@ -547,7 +547,7 @@ def warm_up() -> None:
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,
           question: Question = OPTIMISE) -> Outcome[Any]:
-    """The transfer-matrix side of the native search (recursion.solve dispatches): the exact count
+    """The transfer-matrix side of the native search (counting.solve dispatches): the exact count
     (the Count question) or one percolating set."""
     assert n is not None
     counting = isinstance(question, Count)
