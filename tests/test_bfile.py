@@ -31,14 +31,15 @@ def test_bfile_holds_the_proven_terms_from_the_offset(puzzle, anumber, published
     table = bfile.SEQUENCES[puzzle]
     rows = list(csv.DictReader(open(f"results/{table.table}")))
     for n, value in terms:                  # each term is a proof in the results table
-        assert any(r["n"] == str(n) and r["status"] == "optimal" and r[table.answer] == str(value) for r in rows), n
+        assert any(r["n"] == str(n) and r["status"] in ("optimal", "complete") and r[table.answer] == str(value)
+                   for r in rows), n
     pub = published(puzzle)
     assert all(pub[n] == value for n, value in terms if n in pub and n <= 10)
 
 
 def test_a146971_bfile_starts_with_the_published_terms(published, tmp_path):
     comments, terms = read_bfile(bfile.write("percolation", tmp_path / "b146971.txt", "test")[0])
-    assert len(terms) >= 200
+    assert len(terms) >= 500
     first = published("percolation")
     assert [v for _, v in terms[:10]] == [first[n] for n in range(1, 11)]
 

@@ -79,6 +79,7 @@ class LinearModel:
     hints: dict[int, int] = field(default_factory=dict)   # a starting solution, where a backend takes one
     project: list[int] | None = None                      # variables that identify a solution when counting
     search_order: list[int] | None = None                 # CP backends decide these first, largest value first
+    neighbourhoods: bool = False    # CP backends without a relaxation search by large neighbourhoods (usermodel.py)
     name: str = "model"
 
     def add_var(self, name: str, lb: int = 0, ub: int = 1, integer: bool = True) -> int:

@@ -148,6 +148,8 @@ def to_minizinc(model: Model, satisfy: bool = False) -> tuple[str, str]:
     if m.search_order:                      # the model's own order, largest value first
         order = ", ".join(f"x[{v + 1}]" for v in m.search_order)
         solve = solve.replace("solve", f"solve :: int_search([{order}], input_order, indomain_max, complete)", 1)
+    elif m.neighbourhoods and sense != 0:   # restarts that keep 80% of the best solution (Gecode's LNS)
+        solve = solve.replace("solve", "solve :: restart_luby(100) :: relax_and_reconstruct(x, 80)", 1)
     lines = [
         f"nv = {len(m.vars)};", f"lb = {_array(v.lb for v in m.vars)};",
         f"ub = {_array(v.ub for v in m.vars)};",
