@@ -163,7 +163,9 @@ def test_exact_and_modular_evaluations_agree():
     a(60), with its own primes (14 lanes, padded to 16) and with those for a(500) in batches."""
     exact = terms(60)
     assert residues.terms(60) == exact and exact[-1] > 2 ** 256
-    assert residues.Residues(500).terms(40, threads=2) == exact[:40]
+    kept = residues.Residues(500)
+    assert kept.terms(40, threads=2) == exact[:40]
+    assert kept.terms(45, first=45) == [exact[44]]       # a table's next row: its own term only
     assert residues.terms(1) == [1] and residues.terms(3) == exact[:3]
 
 

@@ -24,7 +24,7 @@ def count(n: int, by_residues: bool = False, threads: int = 1) -> tuple[int, flo
         if by_residues:
             from .residues import Residues
             found = Residues(N_MAX)
-            _kept["value"] = lambda m, threads: found.terms(m, threads)[m - 1]
+            _kept["value"] = lambda m, threads: found.terms(m, threads, first=m)[0]
         else:
             extend = recursion(N_MAX)
             _kept["value"] = lambda m, _: int(extend(m).T[m, m])

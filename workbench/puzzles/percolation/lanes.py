@@ -14,8 +14,9 @@ ROW = 2 ** 11           # products of residues below 2^26 added before a reducti
 
 
 @numba.njit(cache=True, nogil=True)
-def _dot_runs(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:     # pragma: no cover - compiled
-    """(L, lanes) arrays; reduced after every ROW products."""
+def dot(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:     # pragma: no cover - compiled
+    """sum(a * b) modulo m, lane by lane, over the first axis of (L, lanes) arrays; reduced after
+    every ROW products."""
     lanes = m.shape[0]
     out = np.zeros(lanes, np.int64)
     for i in range(a.shape[0]):
@@ -68,8 +69,3 @@ def convs(a: np.ndarray, k: np.ndarray, points: list[tuple[int, int]], m: np.nda
     wanted = np.zeros(s + 1, np.bool_)
     wanted[hs] = True
     return _diagonal(a, k, s, wanted, m)[hs]
-
-
-def dot(a: np.ndarray, b: np.ndarray, m: np.ndarray) -> np.ndarray:
-    """sum(a * b) modulo m, lane by lane, over the first axis of (L, lanes) arrays."""
-    return _dot_runs(a, b, m)

@@ -20,6 +20,7 @@ from .recursion import recursion
 
 BATCH = 5 * GROUP       # lanes per recursion: 200 primes reach a(500) in five batches of 1.2 GB
 
+
 def _is_prime(p: int) -> bool:
     """Deterministic Miller-Rabin below 4.7e9 (bases 2, 7, 61)."""
     if p < 2 or p % 2 == 0:
@@ -89,21 +90,21 @@ class Residues:
         self.primes = primes or primes_for(capacity)
         self.parts = [(batch, recursion(capacity, batch)) for batch in _batches(self.primes)]
 
-    def residues(self, n: int, threads: int = 1) -> list[list[int]]:
-        """[[a(1..n) modulo p] for each prime p], in the order of self.primes."""
+    def residues(self, n: int, threads: int = 1, first: int = 1) -> list[list[int]]:
+        """[[a(first..n) modulo p] for each prime p], in the order of self.primes."""
         from ...search import tasks
 
         def lanes(part: tuple[tuple[int, ...], Callable[[int], Any]]) -> list[list[int]]:
             batch, extend = part
             t = extend(n).T
-            return [[int(t[k, k, j]) for k in range(1, n + 1)] for j in range(len(batch))]
+            return [[int(t[k, k, j]) for k in range(first, n + 1)] for j in range(len(batch))]
 
         with tasks.fan_out(threads) as each:
             return [row for rows in each(lanes, self.parts) for row in rows]
 
-    def terms(self, n: int, threads: int = 1) -> list[int]:
-        """a(1..n), exactly."""
-        return join(self.residues(n, threads), self.primes)
+    def terms(self, n: int, threads: int = 1, first: int = 1) -> list[int]:
+        """a(first..n), exactly (a table's row joins its own term only)."""
+        return join(self.residues(n, threads, first), self.primes)
 
 
 def terms(n: int, threads: int = 1) -> list[int]:
