@@ -89,7 +89,7 @@ def test_symmetries_map_shapes_to_shapes(n):
 def test_lex_leader_keeps_the_optimum(puzzle, n):
     values = {}
     runs = [("plain", "maxsat"), ("lexleader", "maxsat"), ("plain", "maxsat:cd195+lex"),
-            ("plain", "maxsat:cd195+lexrev")] + \
+            ("plain", "maxsat:cd195+lexrev"), ("plain", "sat"), ("plain", "sat:cd195+lexrev")] + \
         ([("lexleader", "highs")] if n <= 4 else [])
     for formulation, solver in runs:
         run = pipeline.solve(pipeline.plan(puzzle, n, solver, formulation), Options(time_limit=60))

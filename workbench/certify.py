@@ -63,9 +63,22 @@ def packing(hs: HittingSet) -> list[tuple[int, ...]]:
 
 
 def at_most_cnf(hs: HittingSet, k: int, encoding: str = "regrouped"):
-    """The CNF "every set is hit and at most k elements are chosen" (element e is variable e + 1).
+    """The CNF "every set is hit and at most k elements are chosen" (element e is variable e + 1)."""
+    from pysat.formula import CNF
 
-    `seqcounter` counts the elements with python-sat's sequential counter. `regrouped` counts what
+    cnf = CNF(from_clauses=[[e + 1 for e in s] for s in hs.sets])
+    counting, cnf.nv = at_most_clauses(hs, k, hs.n_elements, encoding)
+    cnf.extend(counting)
+    cnf.nv = max(cnf.nv, hs.n_elements)
+    return cnf
+
+
+def at_most_clauses(hs: HittingSet, k: int, top: int, encoding: str = "regrouped") -> tuple[list[list[int]], int]:
+    """Clauses that, with "every set is hit", say "at most k elements are chosen"; new variables are
+    numbered from top + 1. Returns the clauses and the highest variable.
+
+    `seqcounter` counts the elements with python-sat's sequential counter (an element of weight w
+    w times, so "at most k" bounds the weight). `regrouped` (unit weights) counts what
     a hitting set spends beyond one element per set of a packing P (disjoint sets, `packing`): for
     each S in P and j = 2..|S|, a new variable u(S, j) with clauses "any j elements of S chosen
     imply u(S, j)", and the sequential counter says that the elements outside P and the u variables
@@ -77,34 +90,30 @@ def at_most_cnf(hs: HittingSet, k: int, encoding: str = "regrouped"):
     110 over 234 (enigma144 N = 12), and CaDiCaL's refutation shrinks by 30x at N = 10.
     """
     from pysat.card import CardEnc, EncType
-    from pysat.formula import CNF
 
-    if hs.weights is not None and any(w != 1 for w in hs.weights):
-        raise BadInput("--certify handles unit weights only")
     if encoding not in ENCODINGS:
         raise BadInput(f"unknown certificate encoding '{encoding}' (known: {', '.join(ENCODINGS)})")
-    cnf = CNF(from_clauses=[[e + 1 for e in s] for s in hs.sets])
-    counted, top, budget = list(range(1, hs.n_elements + 1)), hs.n_elements, k
-    if encoding == "regrouped":
+    clauses: list[list[int]] = []
+    counted, budget = [e + 1 for e in range(hs.n_elements) for _ in range(int(hs.weight(e)))], k
+    if encoding == "regrouped" and all(hs.weight(e) == 1 for e in range(hs.n_elements)):
         groups = packing(hs)
         inside = {e for s in groups for e in s}
         counted = [e + 1 for e in range(hs.n_elements) if e not in inside]
         for s in groups:
             for j in range(2, len(s) + 1):
                 top += 1
-                cnf.extend([[-(e + 1) for e in chosen] + [top] for chosen in combinations(s, j)])
+                clauses.extend([-(e + 1) for e in chosen] + [top] for chosen in combinations(s, j))
                 if j > 2:
-                    cnf.append([-top, top - 1])          # u(S, j) implies u(S, j - 1)
+                    clauses.append([-top, top - 1])          # u(S, j) implies u(S, j - 1)
                 counted.append(top)
         budget = k - len(groups)
     if budget < 0:
-        cnf.append([])        # more disjoint sets than k: no k elements hit them all
+        clauses.append([])        # more disjoint sets than k: no k elements hit them all
     elif budget < len(counted):
         card = CardEnc.atmost(lits=counted, bound=budget, top_id=top, encoding=EncType.seqcounter)
-        cnf.extend(card.clauses)
+        clauses.extend(card.clauses)
         top = max(top, card.nv)
-    cnf.nv = top
-    return cnf
+    return clauses, top
 
 
 @dataclass

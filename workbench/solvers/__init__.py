@@ -21,6 +21,7 @@ BACKENDS = {
     "glpk": "workbench.solvers.glpk:GLPK",
     "lpsolve": "workbench.solvers.lpsolve:LpSolve",
     "maxsat": "workbench.solvers.maxsat:MaxSAT",
+    "sat": "workbench.solvers.sat:LinearSAT",
     "minizinc": "workbench.solvers.minizinc:MiniZinc",
     "search": "workbench.solvers.search:NativeSearch",
 }

@@ -5,7 +5,7 @@ import random
 import threading
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat, lex_leader
 from ..models.writers import to_wcnf
@@ -66,9 +66,9 @@ def shuffled(ms: MaxSatModel, seed: int) -> tuple[MaxSatModel, list[int]]:
 
 class MaxSAT(Backend):
     name = "maxsat"
-    kinds = (HittingSet, MaxSatModel)
+    kinds: ClassVar[tuple[type, ...]] = (HittingSet, MaxSatModel)
     install = INSTALL
-    exports = ("wcnf",)
+    exports: ClassVar[tuple[str, ...]] = ("wcnf",)
     distribution, version_format = "python-sat", "python-sat {} (RC2)"
 
     @classmethod
