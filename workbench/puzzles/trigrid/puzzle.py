@@ -25,9 +25,10 @@ SECONDS_144 = ((11, "maxsat:cd195+lex"), (12, "maxsat:cd195+lex"), (13, "maxsat:
                (14, "maxsat:cd195+lex"), (15, "maxsat:cd195+lex"), (16, "maxsat:cd195+lexrev"))
 SECONDS_82 = ((7, "scip"), (10, "maxsat:cd195+lex"))
 # the frontier, predicted before the runs (docs/notes/trigrid.md, section 4): enigma144 N = 17: 221, 18: 248;
-# enigma82 N = 11: 65, 12: 77. `sat` (linear SAT search) is the second method beside RC2 (section 10)
+# enigma82 N = 11: 65, 12: 77, 13: 90. `sat` (linear SAT search) is the second method beside RC2 (section 10)
 FRONTIER = (("enigma144", 17, "maxsat:cd195+lex"), ("enigma144", 17, "maxsat:cd195+lexrev"),
-            ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "sat:cd195"), ("enigma82", 12, "sat:cd195"))
+            ("enigma82", 11, "maxsat:cd195"), ("enigma82", 11, "sat:cd195"),
+            ("enigma82", 12, "sat:cd195"), ("enigma82", 12, "sat:cd195+lex"), ("enigma82", 13, "sat:cd195"))
 # the frontier with the sub-grid rows (docs/notes/trigrid.md, section 8): (puzzle, N, solver, formulation); not
 # enigma82, whose rows (a(2..4) = 2, 5, 9) made RC2 15..25 % slower at N = 8, 9
 FRONTIER_SUBGRID = (("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
