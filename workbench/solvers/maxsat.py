@@ -22,12 +22,12 @@ LEXREV = "lexrev"            # the same with the elements compared from the last
 LEX_ORDERS = (LEX, LEXREV)
 
 
-def configuration(sub: str | None) -> tuple[str, str]:
-    """A sub-name as (SAT solver inside RC2, lex-leader order: '', 'lex' or 'lexrev')."""
+def configuration(sub: str | None, default: str = DEFAULT_SAT_SOLVER) -> tuple[str, str]:
+    """A sub-name as (SAT solver inside, lex-leader order: '', 'lex' or 'lexrev')."""
     name, _, extra = (sub or "").partition("+")
     if name in LEX_ORDERS:
-        return DEFAULT_SAT_SOLVER, name
-    return name or DEFAULT_SAT_SOLVER, extra if extra in LEX_ORDERS else ""
+        return default, name
+    return name or default, extra if extra in LEX_ORDERS else ""
 
 
 def greedy_hitting_set(hs: HittingSet) -> list[int]:
@@ -70,6 +70,7 @@ class MaxSAT(Backend):
     install = INSTALL
     exports: ClassVar[tuple[str, ...]] = ("wcnf",)
     distribution, version_format = "python-sat", "python-sat {} (RC2)"
+    default_sat_solver = DEFAULT_SAT_SOLVER     # the SAT solver a sub-name without one means
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
@@ -77,7 +78,7 @@ class MaxSAT(Backend):
                                         *(f"{s}+{order}" for s in SAT_SOLVERS for order in LEX_ORDERS))}
 
     def version(self) -> str:
-        sat_solver, lex = configuration(self.sub)
+        sat_solver, lex = configuration(self.sub, self.default_sat_solver)
         inside = f", {SAT_SOLVERS[sat_solver]}" if sat_solver in SAT_SOLVERS else ""
         order = {LEX: ", lex-leader", LEXREV: ", lex-leader reversed"}.get(lex, "")
         return super().version()[:-1] + inside + order + ")"
@@ -86,7 +87,7 @@ class MaxSAT(Backend):
         rc2_module = self.library("pysat.examples.rc2")
         RC2, RC2Stratified = rc2_module.RC2, rc2_module.RC2Stratified
         t0 = time.perf_counter()
-        sat_solver, lex = configuration(self.sub)
+        sat_solver, lex = configuration(self.sub, self.default_sat_solver)
         if isinstance(model, HittingSet):
             chosen = greedy_hitting_set(model)
             values = [0] * model.n_elements

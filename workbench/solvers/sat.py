@@ -22,7 +22,7 @@ class LinearSAT(MaxSAT):
     name = "sat"
     kinds = (HittingSet,)
     exports = ()
-    default_sub = "cd195"
+    default_sub = default_sat_solver = "cd195"
     version_format = "python-sat {} (linear SAT search)"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
@@ -30,7 +30,7 @@ class LinearSAT(MaxSAT):
 
         solver_class = self.library("pysat.solvers").Solver
         t0 = time.perf_counter()
-        sat_solver, lex = configuration(self.sub)
+        sat_solver, lex = configuration(self.sub, self.default_sat_solver)
         base = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         best = greedy_hitting_set(model)
         cost = sum(model.weight(e) for e in best)
