@@ -101,7 +101,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
             return []
         if self.name == "enigma82":
             return [BenchCase(self.name, 8, s, 120.0, label="enigma82 N=8 within 120 s")
-                    for s in ("auto", *RACERS_ALONE, "scip", "highs")] + \
+                    for s in ("auto", *RACERS_ALONE, "scip", "highs", "sat")] + \
                    [BenchCase(self.name, 9, "auto", 600.0, ladder=True, n_stop=N_MAX,
                               label="enigma82 largest N proven in 600 s")] + \
                    [BenchCase(self.name, n, s, 3600.0, store=True, label=SECOND) for n, s in SECONDS_82] + \
