@@ -35,7 +35,9 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     """The native search: heuristics for a bound, then the exact (or counting) search.
 
     With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
-    only the HASTY stages run. With `bound` B the exact search starts from B instead: a solution of
+    only the HASTY stages run; if that share ends before they find a board (a cold numba compile on
+    a loaded machine can take it all), they go on into the rest of the limit, since a search with no
+    bound has nothing to prove. With `bound` B the exact search starts from B instead: a solution of
     fewer matches is found and proven optimal, or none exists (INFEASIBLE: the proof that a(n) >= B).
     Why: the heuristics' bound can depend on the machine (their time limit), and it is part of the
     journal's key, so a run to be resumed elsewhere names its bound. Deterministic: the seed is unused.
@@ -54,6 +56,8 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
         ub, how = params.bound, "--bound"
     else:
         ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
+        if not found and heuristic_deadline is not deadline and not deadline.passed():
+            ub, found, how = upper_bound(n, margin, deadline, params.diagonal_above, patient=params.heuristic)
         if not found:
             return Outcome(complete=False, message="time limit before the heuristics found a solution")
         report(Outcome(ub, solution_json(n, margin, found), complete=False))
