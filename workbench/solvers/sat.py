@@ -39,11 +39,10 @@ class LinearSAT(MaxSAT):
         while cost > 0:
             clauses, _ = at_most_clauses(model, cost - 1, base.n_vars)
             with solver_class(name=sat_solver, bootstrap_with=base.hard + clauses) as solver:
-                timer = None
-                if options.time_limit is not None:
-                    if not sat_solver.startswith(NOT_INTERRUPTIBLE):
-                        timer = threading.Timer(max(0.0, options.remaining(t0)), solver.interrupt)
-                        timer.start()
+                timer = None      # CaDiCaL cannot be interrupted: the runner's hard kill keeps the best board
+                if options.time_limit is not None and not sat_solver.startswith(NOT_INTERRUPTIBLE):
+                    timer = threading.Timer(max(0.0, options.remaining(t0)), solver.interrupt)
+                    timer.start()
                 try:
                     found = solver.solve_limited(expect_interrupt=True)
                 finally:
