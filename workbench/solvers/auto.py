@@ -3,7 +3,9 @@ process each, runner.race); the first proof wins and the others are stopped.
 
 Why: on the triangular grids no single configuration wins everywhere. RC2's time depends on the
 clause order by a factor of 10 and more, CaDiCaL inside RC2 proves enigma82 N = 7 in 2 s where
-Glucose needs 13..40 s, and SCIP proves enigma82 N = 8 where RC2 with Glucose does not (docs/notes/trigrid.md).
+Glucose needs 13..40 s, SCIP proves enigma82 N = 8 where RC2 with Glucose does not, and the linear
+SAT search (`sat`) wins enigma82 and enigma144 N = 13, 14 but loses enigma144 from N = 15 to RC2 with
+lex-leader clauses (docs/notes/trigrid.md).
 The racers are listed best first; a run with T threads races the first T of them.
 """
 from __future__ import annotations
@@ -34,7 +36,7 @@ class Racer:
 
 
 RACERS: dict[type, list[Racer]] = {
-    HittingSet: [Racer("maxsat:cd195+lex"), Racer("maxsat:cd195"), Racer("maxsat"), Racer("scip"),
+    HittingSet: [Racer("maxsat:cd195+lex"), Racer("sat"), Racer("maxsat:cd195"), Racer("maxsat"), Racer("scip"),
                  Racer("maxsat:cd195+lex", 2), Racer("highs"), Racer("cpsat")],
     MaxSatModel: [Racer("maxsat"), Racer("maxsat:cd195"), Racer("cpsat"), Racer("scip")],
     LinearModel: [Racer("cpsat"), Racer("highs"), Racer("scip"), Racer("cbc")],
