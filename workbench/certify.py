@@ -67,9 +67,9 @@ def at_most_cnf(hs: HittingSet, k: int, encoding: str = "regrouped"):
     from pysat.formula import CNF
 
     cnf = CNF(from_clauses=[[e + 1 for e in s] for s in hs.sets])
-    counting, cnf.nv = at_most_clauses(hs, k, hs.n_elements, encoding)
+    counting, top = at_most_clauses(hs, k, hs.n_elements, encoding)
     cnf.extend(counting)
-    cnf.nv = max(cnf.nv, hs.n_elements)
+    cnf.nv = top
     return cnf
 
 

@@ -45,6 +45,12 @@ def greedy_hitting_set(hs: HittingSet) -> list[int]:
     return sorted(chosen)
 
 
+def indicator(hs: HittingSet, chosen: list[int]) -> list[int]:
+    """The chosen elements as 0/1 values, one per element: a hitting-set backend's `values`."""
+    picked = set(chosen)
+    return [1 if e in picked else 0 for e in range(hs.n_elements)]
+
+
 def shuffled(ms: MaxSatModel, seed: int) -> tuple[MaxSatModel, list[int]]:
     """The same formula with variables renumbered and clauses reordered by `seed`: RC2's run time
     on the grid puzzles depends on that order by a factor of 10 and more (docs/notes/trigrid.md), so
@@ -90,10 +96,7 @@ class MaxSAT(Backend):
         sat_solver, lex = configuration(self.sub, self.default_sat_solver)
         if isinstance(model, HittingSet):
             chosen = greedy_hitting_set(model)
-            values = [0] * model.n_elements
-            for element in chosen:
-                values[element] = 1
-            report(Incumbent(float(sum(model.weight(c) for c in chosen)), 0.0, values))
+            report(Incumbent(float(sum(model.weight(c) for c in chosen)), 0.0, indicator(model, chosen)))
             ms = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         elif isinstance(model, MaxSatModel):
             ms = model

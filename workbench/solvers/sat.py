@@ -15,7 +15,7 @@ from typing import Any
 
 from ..models.core import HittingSet, hitting_set_to_maxsat, lex_leader
 from .base import Incumbent, Options, Report, Result, Status
-from .maxsat import LEXREV, NOT_INTERRUPTIBLE, MaxSAT, configuration, greedy_hitting_set
+from .maxsat import LEXREV, NOT_INTERRUPTIBLE, MaxSAT, configuration, greedy_hitting_set, indicator
 
 
 class LinearSAT(MaxSAT):
@@ -34,7 +34,7 @@ class LinearSAT(MaxSAT):
         base = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         best = greedy_hitting_set(model)
         cost = sum(model.weight(e) for e in best)
-        report(Incumbent(float(cost), 0.0, self._values(model, best)))
+        report(Incumbent(float(cost), 0.0, indicator(model, best)))
         calls = 0
         while cost > 0:
             clauses, _ = at_most_clauses(model, cost - 1, base.n_vars)
@@ -50,19 +50,14 @@ class LinearSAT(MaxSAT):
                         timer.cancel()
                 calls += 1
                 if found is None:       # interrupted: the best so far, with no bound beyond 0
-                    return Result(Status.FEASIBLE, float(cost), 0.0, self._values(model, best),
+                    return Result(Status.FEASIBLE, float(cost), 0.0, indicator(model, best),
                                   message=f"interrupted at the time limit after {calls} SAT calls",
                                   solve_seconds=time.perf_counter() - t0)
                 if not found:
                     break
                 chosen = set(lit - 1 for lit in solver.get_model() if 0 < lit <= model.n_elements)
             best, cost = sorted(chosen), sum(model.weight(e) for e in chosen)
-            report(Incumbent(float(cost), 0.0, self._values(model, best)))
-        return Result(Status.OPTIMAL, float(cost), float(cost), self._values(model, best),
+            report(Incumbent(float(cost), 0.0, indicator(model, best)))
+        return Result(Status.OPTIMAL, float(cost), float(cost), indicator(model, best),
                       message=f"no hitting set below {cost} ({calls} SAT calls)",
                       solve_seconds=time.perf_counter() - t0)
-
-    @staticmethod
-    def _values(model: HittingSet, chosen: list[int]) -> list[int]:
-        picked = set(chosen)
-        return [1 if e in picked else 0 for e in range(model.n_elements)]
