@@ -275,25 +275,41 @@ def test_lookahead_keeps_optima_and_counts():
     for n in range(1, 21):
         plain = search(Placements.build(n), PUBLISHED[n], counting=True, bounded=False)
         for ahead in (1, 2, 3):
-            out = search(Placements.build(n), PUBLISHED[n], counting=True, lookahead=ahead)
+            out = search(Placements.build(n), PUBLISHED[n], counting=True, lookahead=ahead, pooled=0)
             assert (out.best, out.count, out.complete) == (plain.best, plain.count, True), (n, ahead)
         assert out.count == CHAFFIN_COUNTS[n - 1]
-    single = search(Placements.build(20), PUBLISHED[20], counting=True, lookahead=0)
+    single = search(Placements.build(20), PUBLISHED[20], counting=True, lookahead=0, pooled=0)
     assert out.positions < single.positions / 3
 
 
+def test_pooled_test_keeps_optima_and_counts():
+    """The children's pooled test (cuts.pool_sizes, pooled_cut) only drops children whose every
+    completion costs more than the bound: with 1, 3 or 8 sizes pooled, alone or with the lookahead,
+    the counting search finds the optimum and the number of optimal solutions of the search without
+    any prune, for n = 1..20, and it searches fewer positions than without it."""
+    for n in range(1, 21):
+        plain = search(Placements.build(n), PUBLISHED[n], counting=True, bounded=False)
+        for pooled, ahead in ((1, 0), (3, 0), (8, 0), (3, 2)):
+            out = search(Placements.build(n), PUBLISHED[n], counting=True, pooled=pooled, lookahead=ahead)
+            assert (out.best, out.count, out.complete) == (plain.best, plain.count, True), (n, pooled, ahead)
+    without = search(Placements.build(20), PUBLISHED[20], counting=True, pooled=0)
+    pooled = search(Placements.build(20), PUBLISHED[20], counting=True, pooled=3)
+    assert pooled.positions < without.positions / 1.3
+
+
 @pytest.mark.parametrize("n", [12, 14])
-def test_every_board_the_lookahead_cuts_holds_nothing_the_plain_search_finds(n):
+@pytest.mark.parametrize("lookahead, pooled", [(2, 0), (0, 3)])
+def test_every_board_the_cuts_cut_holds_nothing_the_plain_search_finds(n, lookahead, pooled):
     """Every board of the tree at depth 4 (all of them, no prune), searched on its own with
-    the lookahead and with no prune at all: the same cheapest cost at most the optimum and the same
-    number of solutions at it, board by board; where the lookahead cuts a board, the plain search
-    finds nothing there either."""
+    the lookahead, or the pooled test, and with no prune at all: the same cheapest cost at most the
+    optimum and the same number of solutions at it, board by board; where a cut cuts a board or
+    drops a child, the plain search finds nothing there either."""
     from workbench.puzzles.squares.dfs import _dfs, _rules
 
     pl = Placements.build(n)
     arrays, bound = pl.arrays, PUBLISHED[n]
     plain_rules = _rules(pl, True, bounded=False)
-    ahead_rules = _rules(pl, True, lookahead=2)
+    ahead_rules = _rules(pl, True, lookahead=lookahead, pooled=pooled)
     boards = np.zeros((100000, 4), np.int64)
     _, found, _, _, _ = _dfs(arrays, np.zeros(0, np.int64), 4, bound, plain_rules,
                             np.full(1, bound, np.int64), np.inf, boards)
@@ -307,7 +323,7 @@ def test_every_board_the_lookahead_cuts_holds_nothing_the_plain_search_finds(n):
         counts += b[1]
         positions += (a[4], b[4])
     assert counts == CHAFFIN_COUNTS[n - 1]        # the boards cover the whole tree
-    assert positions[0] < positions[1] / 3        # and the lookahead cut many of them
+    assert positions[0] < positions[1] / 3        # and the cuts cut many of them
 
 
 def test_a_given_bound_replaces_the_heuristics():

@@ -31,7 +31,18 @@ from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
-from .cuts import INF, SPREADS, column_shortfalls, doomed, held_lines, lookahead, short
+from .cuts import (
+    INF,
+    MOST_POOLED,
+    SPREADS,
+    column_shortfalls,
+    doomed,
+    held_lines,
+    lookahead,
+    pool_sizes,
+    pooled_cuts,
+    short,
+)
 from .kernel import Placements, added, exact_placements, put
 from .model import Placement
 
@@ -39,6 +50,7 @@ CLOCK_EVERY = 0xFFF                    # positions between two looks at the cloc
 HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
+POOLED = 3                             # sizes cuts.pool_sizes pools for the children's test (0: off)
 LOOKAHEAD = 0                          # sizes after the next one that cuts.lookahead tries (0: off)
 
 
@@ -53,7 +65,7 @@ def _shares_corner(px, py, a, b) -> bool:
 def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) of the placement arrays `pl`
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
-    those of the cheapest cost found). rules = (counting, greedy, cap, bounded, ahead) (_rules). The
+    those of the cheapest cost found). rules = (counting, greedy, cap, bounded, ahead, pool) (_rules). The
     placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
@@ -66,7 +78,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     Returns (best cost or threshold, count, best placements, aborted by the deadline, nodes).
     """
     px, py, ps, pdiag, plead, pstart, pend, prun, lines = pl
-    counting, greedy, cap, bounded, ahead = rules
+    counting, greedy, cap, bounded, ahead, pool = rules
     depths = pstart.shape[0]
     rows = np.zeros(lines, np.uint64)
     cols = np.zeros(lines, np.uint64)
@@ -103,6 +115,8 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     ur = np.empty((SPREADS, lines), np.uint64)    # scratch (cuts.lookahead)
     uc = np.empty((SPREADS, lines), np.uint64)
     lows = np.empty(SPREADS, np.int64)
+    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (cuts.pool_sizes)
+             np.empty((MOST_POOLED, lines), np.uint64), np.empty((MOST_POOLED, lines), np.uint64))
     hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
     for i in range(lines):
         held[0, i], held[1, i] = popcount(rows[i]), popcount(cols[i])
@@ -135,6 +149,9 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
             s = ps[pstart[d]]
+            npool = 0
+            if pool and d + 1 < depths:       # the sizes that may cut the children, pooled
+                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
             column_shortfalls(held, held[2], lines, s)    # what the lines alone leave to add
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
@@ -149,6 +166,8 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                     cand[d, 0], cadd[d, 0], nc = k, 0, 1
                     break
                 if add > cap[d] or cost + add > best or (cost + add == best and not counting):
+                    continue
+                if npool and pooled_cuts(rows, cols, pools, npool, x, y, s, add, room):
                     continue
                 if greedy[d]:
                     if add > least:
@@ -258,35 +277,38 @@ def run_task(task: tuple[Source, np.ndarray, int, tuple, np.ndarray], stop_at: f
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
            sides: int = 4, bounded: bool = True, deadline: Deadline = NEVER,
-           prefixes: int = HEURISTIC_PREFIXES, lookahead: int = LOOKAHEAD) -> Outcome[list[Placement]]:
+           prefixes: int = HEURISTIC_PREFIXES, lookahead: int = LOOKAHEAD,
+           pooled: int = POOLED) -> Outcome[list[Placement]]:
     """Exhaustive search under `threshold`, on this process's threads. Heuristic restrictions: a
     square of size <= `greedy_upto` only goes where it adds the fewest matches (ties all tried); a
     square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
     to place cannot fit under the bound (cuts.doomed), and, with `lookahead` k > 0, when one of the k
-    sizes after the next one cannot go anywhere without that (cuts.lookahead). The outcome's best is
-    None when no solution under the threshold was found."""
+    sizes after the next one cannot go anywhere without that (cuts.lookahead); `pooled` sizes cut a
+    board's children before they are laid (cuts.pool_sizes). The outcome's best is None when no
+    solution under the threshold was found."""
     settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
-    rules = _rules(pl, counting, greedy_upto, sides, bounded, lookahead)
+    rules = _rules(pl, counting, greedy_upto, sides, bounded, lookahead, pooled)
     return _search(pl, threshold, rules, deadline, prefixes, settings)
 
 
 def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
           on_better: Callable[[Outcome[list[Placement]]], None] | None = None,
-          lookahead: int = LOOKAHEAD) -> Outcome[list[Placement]]:
+          lookahead: int = LOOKAHEAD, pooled: int = POOLED) -> Outcome[list[Placement]]:
     """The exact (or counting) search of the whole board under `threshold`: cut into many more
     tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
     pl = exact_placements(n, margin)
-    rules = _rules(pl, counting, lookahead=lookahead)
+    rules = _rules(pl, counting, lookahead=lookahead, pooled=pooled)
     return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
 
 
 def _rules(pl: Placements, counting: bool, greedy_upto: int = 0, sides: int = 4,
-           bounded: bool = True, lookahead: int = LOOKAHEAD) -> tuple[bool, np.ndarray, np.ndarray, bool, int]:
+           bounded: bool = True, lookahead: int = LOOKAHEAD,
+           pooled: int = POOLED) -> tuple[bool, np.ndarray, np.ndarray, bool, int, int]:
     """The rules tuple _dfs takes (its docstring); the defaults are the exact search's."""
     sizes = pl.ps[pl.pstart] if len(pl.pstart) else np.zeros(0, np.int64)
     cap = sides * sizes
     cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
-    return counting, sizes <= greedy_upto, cap, bounded, lookahead if bounded else 0
+    return counting, sizes <= greedy_upto, cap, bounded, lookahead if bounded else 0, pooled if bounded else 0
 
 
 def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,
@@ -315,6 +337,6 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     order = np.random.default_rng(0).permutation(len(cut))   # big and small subtrees mixed
     work = [(source or pl, cut[order[i:i + chunk]], threshold, rules, shared) for i in range(0, len(cut), chunk)]
     identity = {"board": list(source) if source else [depths], "threshold": threshold, "counting": bool(rules[0]),
-                "prefixes": prefixes, "lookahead": int(rules[4])}
+                "prefixes": prefixes, "lookahead": int(rules[4]), "pooled": int(rules[5])}
     split = Split("squares", identity, work, run_task, shares_best=True)
     return tasks.run(split, settings, Outcome(positions=split_nodes), on_better)
