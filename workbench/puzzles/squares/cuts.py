@@ -114,26 +114,31 @@ def doomed(rows, cols, pl, first, most, held, miss_c, hint) -> int:
 
 
 @njit(cache=True, inline="always")
-def _pool(rows, cols, x, y, s, ur, uc) -> None:
-    """Add the matches the square of size s at (x, y) would add to ur and uc."""
+def _pool(rows, cols, x, y, s, add, um, lm) -> None:
+    """Add the matches the square of size s at (x, y) would add to um (rows, columns), and its count
+    `add` to the least counts lm of its four lines."""
     mask = low_mask(s)
     hm, vm = mask << np.uint64(x), mask << np.uint64(y)
-    ur[y] |= hm & ~rows[y]
-    ur[y + s] |= hm & ~rows[y + s]
-    uc[x] |= vm & ~cols[x]
-    uc[x + s] |= vm & ~cols[x + s]
+    um[0, y] |= hm & ~rows[y]
+    um[0, y + s] |= hm & ~rows[y + s]
+    um[1, x] |= vm & ~cols[x]
+    um[1, x + s] |= vm & ~cols[x + s]
+    lm[0, y] = min(lm[0, y], add)
+    lm[0, y + s] = min(lm[0, y + s], add)
+    lm[1, x] = min(lm[1, x], add)
+    lm[1, x + s] = min(lm[1, x + s], add)
 
 
 @njit(cache=True, inline="always")
-def spread(rows, cols, pl, d, most, held, miss_c, ur, uc) -> int:
-    """The fewest matches a placement of the size of depth d adds to this board, with ur and uc
-    (one word per row and column line) set to every match added by one of its placements adding at
-    most `most` (lookahead, pooled_cut). Rows and corners are skipped by their lines' shortfalls, as
-    in _fits."""
+def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
+    """The fewest matches a placement of the size of depth d adds to this board, with um (one word
+    per row line, then per column line) set to every match added by one of its placements adding at
+    most `most`, and lm to the fewest any of those adds, per line it has a side on (lookahead,
+    pooled_cut). Rows and corners are skipped by their lines' shortfalls, as in _fits."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
     s = ps[pstart[d]]
-    ur[:] = 0
-    uc[:] = 0
+    um[:] = 0
+    lm[:] = INF
     least = INF
     least_c = column_shortfalls(held, miss_c, lines, s)
     w = lines - s
@@ -148,42 +153,47 @@ def spread(rows, cols, pl, d, most, held, miss_c, ur, uc) -> int:
                 add = added(rows, cols, x, y, s)
                 if add <= most:
                     least = min(least, add)
-                    _pool(rows, cols, x, y, s, ur, uc)
+                    _pool(rows, cols, x, y, s, add, um, lm)
         return least
     for k in range(pstart[d], pend[d]):
         x, y = px[k], py[k]
         add = _adds(rows, cols, held, miss_c, x, y, s, most)
         if add <= most:
             least = min(least, add)
-            _pool(rows, cols, x, y, s, ur, uc)
+            _pool(rows, cols, x, y, s, add, um, lm)
     return least
 
 
 @njit(cache=True, inline="always")
-def pooled_cut(rows, cols, ur, uc, x, y, s, add, low, most) -> bool:
+def pooled_cut(rows, cols, um, lm, x, y, s, add, low, most) -> bool:
     """Whether laying the square of size s at (x, y), which adds `add` matches, leaves a board on
-    which a size u cannot fit under `most` - `add`, given ur, uc and `low` from spread(u) on this
+    which a size u cannot fit under `most` - `add`, given um, lm and `low` from spread(u) on this
     board: a cut of the board with the square, proved without laying it.
 
     Why that is a proof: a placement r of u that adds more than `most` now still adds more than
     `most` - `add` with the square laid, since it loses at most the square's `add` new matches.
-    Every other r adds at least `low` now, and all its added matches lie in ur/uc; the square (of
-    another size than u) shares at most one row line and one column line with r, so laying it takes
-    off r's count at most the most of its new matches on one row line that meet ur, plus the same
-    on one column line. When `low` less that is still more than `most` - `add`, no r fits."""
+    Every other r adds at least `low` now, and all its added matches lie in um. Laying the square
+    lowers r's count only by the square's new matches on a line both have a side on; r (of another
+    size than u) shares at most one row line and one column line with the square. So an r with a
+    side on the square's row line L now adds at least lm[L] and loses at most the square's new
+    matches on L that meet um, plus the most on one of its column lines; an r with a side on one of
+    its column lines C and none on its row lines loses at most those on C; any other r loses
+    nothing. When the least of these is still more than `most` - `add`, no r fits."""
     mask = low_mask(s)
     hm, vm = mask << np.uint64(x), mask << np.uint64(y)
-    shared = (max(popcount(hm & ~rows[y] & ur[y]), popcount(hm & ~rows[y + s] & ur[y + s]))
-              + max(popcount(vm & ~cols[x] & uc[x]), popcount(vm & ~cols[x + s] & uc[x + s])))
-    return add + low - shared > most
+    r0, r1 = popcount(hm & ~rows[y] & um[0, y]), popcount(hm & ~rows[y + s] & um[0, y + s])
+    c0, c1 = popcount(vm & ~cols[x] & um[1, x]), popcount(vm & ~cols[x + s] & um[1, x + s])
+    most_c = max(c0, c1)
+    least = min(low, lm[0, y] - r0 - most_c, lm[0, y + s] - r1 - most_c, lm[1, x] - c0, lm[1, x + s] - c1)
+    return add + least > most
 
 
 @njit(cache=True, inline="always")
 def pooled_cuts(rows, cols, pool, sizes, x, y, s, add, most) -> bool:
     """Whether one of the first `sizes` pooled sizes (pool_sizes) proves pooled_cut."""
-    _, lows, ur, uc = pool
+    _, lows, um, lm = pool
     for j in range(sizes):
-        if pooled_cut(rows, cols, ur[j], uc[j], x, y, s, add, lows[j], most):
+        if pooled_cut(rows, cols, um[j], lm[j], x, y, s, add, lows[j], most):
             return True
     return False
 
@@ -192,16 +202,17 @@ def pooled_cuts(rows, cols, pool, sizes, x, y, s, add, most) -> bool:
 def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
     """Pool (spread) up to `sizes` sizes that may cut the children of this board, the ones the
     search lists at depth d: `hint` (the size that cut the last board at depth d + 1, if any), then
-    the sizes of depths d + 1, d + 2, ... Returns how many; `pool` = (depth, lows, ur, uc), scratch
+    the sizes of depths d + 1, d + 2, ... Returns how many; `pool` = (depth, lows, um, lm), scratch
     arrays of MOST_POOLED rows, holds them.
 
     What it buys: most children of a board are cut by doomed as soon as they are laid, mostly by
     one of the few largest sizes still to place. pooled_cut proves most of those cuts from the
     parent board, in a few popcounts a child, against one spread a size for all of them: n = 28 at
-    the optimal bound, one thread, 2.9x fewer positions and 1.34x less CPU (docs/notes/squares.md).
-    An empty depth (a restricted search's) is skipped, as doomed skips it."""
+    the optimal bound, one thread, 4x fewer positions and 1.3x less CPU (docs/notes/squares.md).
+    Taken lazily, when a child first needs it, a spread cost more than it saved. An empty depth (a
+    restricted search's) is skipped, as doomed skips it."""
     pstart, pend = pl[5], pl[6]
-    depth, lows, ur, uc = pool
+    depth, lows, um, lm = pool
     depths = pstart.shape[0]
     n = 0
     if hint > d and pstart[hint] < pend[hint]:
@@ -214,12 +225,12 @@ def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
             n += 1
         e += 1
     for j in range(n):
-        lows[j] = spread(rows, cols, pl, depth[j], most, held, held[2], ur[j], uc[j])
+        lows[j] = spread(rows, cols, pl, depth[j], most, held, held[2], um[j], lm[j])
     return n
 
 
 @njit(cache=True, inline="always")
-def lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
+def lookahead(rows, cols, pl, d, most, held, sizes, um, lm, lows) -> bool:
     """Whether, for one of the `sizes` sizes after the next one (depths d + 1 ..), every placement
     adding at most `most` leaves a board that doomed cuts with what is left of `most`: then no
     completion of this board costs at most (cost now) + `most`.
@@ -268,7 +279,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
                 break
             dead = False
             for j in range(known):            # the sizes that cut so far, without laying q (spread)
-                if pooled_cut(rows, cols, ur[j], uc[j], x, y, t, add, lows[j], most):
+                if pooled_cut(rows, cols, um[j], lm[j], x, y, t, add, lows[j], most):
                     dead = True
                     break
             if dead:
@@ -283,8 +294,8 @@ def lookahead(rows, cols, pl, d, most, held, sizes, ur, uc, lows) -> bool:
                 alive = True
                 break
             killer = cut
-            if known < ur.shape[0]:
-                lows[known] = spread(rows, cols, pl, cut, most, held, held[2], ur[known], uc[known])
+            if known < um.shape[0]:
+                lows[known] = spread(rows, cols, pl, cut, most, held, held[2], um[known], lm[known])
                 known += 1
         if not alive:
             return True
