@@ -187,8 +187,9 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
         cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 0},
                             label=f"native exact search, lookahead {k}")
                   for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]     # issue 46: the rules off and on
-        cases += [BenchCase(self.name, n, "search", 7200.0, params={"pooled": 3}, label="native exact search, pooled 3")
-                  for n in (24, 26, 28, 29, 30, 31, 34, 35)]
+        cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 3},
+                            label="native exact search, pooled 3" + (f", lookahead {k}" if k else ""))
+                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]
         cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
