@@ -53,31 +53,9 @@ def _adds(rows, cols, held, miss_c, x, y, s, most) -> int:
 
 @njit(cache=True, inline="always")
 def _fits(rows, cols, pl, d, most, held, miss_c) -> bool:
-    """Whether the size of depth d has a placement adding at most `most` matches .
-
-    Most of the scan is skipped without looking at a placement: the lines y and y + s leave at
-    least short(rows y) to add to a square's top and bottom, the columns x and x + s short(columns
-    x) to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner
-    of a row y whose shortfall plus the least column shortfall does. miss_c is scratch space."""
-    px, py, ps, _, _, pstart, pend, _, lines = pl
-    s = ps[pstart[d]]
-    w = lines - s                             # corners a side (the whole board's)
-    least_c = column_shortfalls(held, miss_c, lines, s)
-    if least_c > most:
-        return False
-    if pend[d] - pstart[d] == w * w:          # every corner, row by row (Grid.placements' order)
-        for y in range(w):
-            miss_r = short(held, 0, y, s)
-            if miss_r + least_c > most:
-                continue
-            for x in range(w):
-                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
-                    return True
-        return False
-    for k in range(pstart[d], pend[d]):
-        if _adds(rows, cols, held, miss_c, px[k], py[k], s, most) <= most:
-            return True
-    return False
+    """Whether the size of depth d has a placement adding at most `most` matches (_scan, stopping
+    at the first). miss_c is scratch space."""
+    return _scan(rows, cols, pl, d, most, held, miss_c, None, None) <= most
 
 
 @njit(cache=True, inline="always")
@@ -130,18 +108,22 @@ def _pool(rows, cols, x, y, s, add, um, lm) -> None:
 
 
 @njit(cache=True, inline="always")
-def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
-    """The fewest matches a placement of the size of depth d adds to this board, with um (one word
-    per row line, then per column line) set to every match added by one of its placements adding at
-    most `most`, and lm to the fewest any of those adds, per line it has a side on (lookahead,
-    pooled_cut). Rows and corners are skipped by their lines' shortfalls, as in _fits."""
+def _scan(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
+    """The fewest matches a placement of the size of depth d adds, among those adding at most
+    `most` (INF if none), each pooled into um and lm (_pool); with um None, the first such count
+    found (numba compiles that case apart, without the pooling).
+
+    Most of the scan is skipped without looking at a placement: the lines y and y + s leave at
+    least short(rows y) to add to a square's top and bottom, the columns x and x + s short(columns
+    x) to its sides, so a corner whose two shortfalls exceed `most` cannot fit, nor can any corner
+    of a row y whose shortfall plus the least column shortfall does. miss_c is scratch space."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
     s = ps[pstart[d]]
-    um[:] = 0
-    lm[:] = INF
     least = INF
     least_c = column_shortfalls(held, miss_c, lines, s)
-    w = lines - s
+    if least_c > most:
+        return least
+    w = lines - s                             # corners a side (the whole board's)
     if pend[d] - pstart[d] == w * w:          # every corner, row by row (Grid.placements' order)
         for y in range(w):
             miss_r = short(held, 0, y, s)
@@ -152,6 +134,8 @@ def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
                     continue
                 add = added(rows, cols, x, y, s)
                 if add <= most:
+                    if um is None:
+                        return add
                     least = min(least, add)
                     _pool(rows, cols, x, y, s, add, um, lm)
         return least
@@ -159,9 +143,22 @@ def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
         x, y = px[k], py[k]
         add = _adds(rows, cols, held, miss_c, x, y, s, most)
         if add <= most:
+            if um is None:
+                return add
             least = min(least, add)
             _pool(rows, cols, x, y, s, add, um, lm)
     return least
+
+
+@njit(cache=True, inline="always")
+def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
+    """The fewest matches a placement of the size of depth d adds to this board, with um (one word
+    per row line, then per column line) set to every match added by one of its placements adding at
+    most `most`, and lm to the fewest any of those adds, per line it has a side on (lookahead,
+    pooled_cut)."""
+    um[:] = 0
+    lm[:] = INF
+    return _scan(rows, cols, pl, d, most, held, miss_c, um, lm)
 
 
 @njit(cache=True, inline="always")
