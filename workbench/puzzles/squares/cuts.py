@@ -205,7 +205,7 @@ def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
     What it buys: most children of a board are cut by doomed as soon as they are laid, mostly by
     one of the few largest sizes still to place. pooled_cut proves most of those cuts from the
     parent board, in a few popcounts a child, against one spread a size for all of them: n = 28 at
-    the optimal bound, one thread, 4x fewer positions and 1.3x less CPU (docs/notes/squares.md).
+    the optimal bound, one thread, 4x fewer positions and 1.2x less CPU (docs/notes/squares.md).
     Taken lazily, when a child first needs it, a spread cost more than it saved. An empty depth (a
     restricted search's) is skipped, as doomed skips it."""
     pstart, pend = pl[5], pl[6]

@@ -42,7 +42,7 @@ class SquaresParams(Params):
     lookahead: int = option(0, "native exact search: sizes after the next one looked ahead on before a board "
                                "is expanded (0: off; 2 cuts 7x the positions at equal time)", applies=NATIVE)
     pooled: int = option(3, "native exact search: sizes whose placements are pooled to cut a board's children "
-                            "before they are laid (0: off; 3 cuts 2.9x the positions and 1.3x the time)",
+                            "before they are laid (0: off; 3: 5.2x fewer positions at n = 34, 35, 1.2-1.5x less time)",
                          applies=NATIVE)
 
     def validate(self) -> None:
