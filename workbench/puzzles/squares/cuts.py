@@ -14,7 +14,7 @@ from .kernel import added, put
 
 INF = 1 << 30
 SPREADS = 4                            # sizes that cut whose added matches lookahead keeps (spread)
-MOST_POOLED = 8                        # sizes pool_sizes may pool
+MOST_POOLED = 8                        # sizes pool_sizes may pool (and rows of the pool scratch, >= SPREADS)
 
 
 @njit(cache=True, inline="always")
@@ -187,7 +187,8 @@ def pooled_cut(rows, cols, um, lm, x, y, s, add, low, most) -> bool:
 
 @njit(cache=True, inline="always")
 def pooled_cuts(rows, cols, pool, sizes, x, y, s, add, most) -> bool:
-    """Whether one of the first `sizes` pooled sizes (pool_sizes) proves pooled_cut."""
+    """Whether one of the first `sizes` sizes spread into `pool` (pool_sizes, lookahead) proves
+    pooled_cut for the square of size s at (x, y), which adds `add` matches."""
     _, lows, um, lm = pool
     for j in range(sizes):
         if pooled_cut(rows, cols, um[j], lm[j], x, y, s, add, lows[j], most):
@@ -227,7 +228,7 @@ def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
 
 
 @njit(cache=True, inline="always")
-def lookahead(rows, cols, pl, d, most, held, sizes, um, lm, lows) -> bool:
+def lookahead(rows, cols, pl, d, most, held, sizes, pool) -> bool:
     """Whether, for one of the `sizes` sizes after the next one (depths d + 1 ..), every placement
     adding at most `most` leaves a board that doomed cuts with what is left of `most`: then no
     completion of this board costs at most (cost now) + `most`.
@@ -248,15 +249,12 @@ def lookahead(rows, cols, pl, d, most, held, sizes, um, lm, lows) -> bool:
     But a cut costs the trial boards it lays (about 16 a call at n = 24), about as many as the
     children it spares, so the CPU time does not fall (n = 26: 8.4 s against 7.6 s): off by default.
 
-    A cheaper proof for most placements q: once a size u has cut one, ur and uc hold every match
-    that a placement r of u adding at most `most` adds to this board, and lows the fewest any r
-    adds (spread). Laying q takes off r's count only the matches q adds too, which lie in ur/uc,
-    and r (of another size than q) shares at most one row line and one column line with q; an r
-    adding more than `most` still adds more than `most` - |q minus board| after q. So when
-    |q minus board| + lows - (the most q's new matches on one row line and on one column line
-    meet ur/uc) > `most`, u cannot fit after q either, and q is dead without being laid (about
-    half of them at n = 24). held[3] is this function's scratch (doomed uses held[2])."""
+    A cheaper proof for most placements q: once a size u has cut one, it is spread into `pool`
+    (the scratch pool_sizes uses, (depth, lows, um, lm), at most SPREADS sizes), and pooled_cut
+    proves that u cannot fit after q either, so that q is dead without being laid (about half of
+    them at n = 24). held[3] is this function's scratch (doomed uses held[2])."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
+    _, lows, um, lm = pool
     miss_c = held[3]
     for e in range(d + 1, min(d + 1 + sizes, pstart.shape[0])):
         if pstart[e] == pend[e]:
@@ -274,12 +272,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, um, lm, lows) -> bool:
             if add == 0:                      # free: the board does not change, so nothing is proved
                 alive = True
                 break
-            dead = False
-            for j in range(known):            # the sizes that cut so far, without laying q (spread)
-                if pooled_cut(rows, cols, um[j], lm[j], x, y, t, add, lows[j], most):
-                    dead = True
-                    break
-            if dead:
+            if pooled_cuts(rows, cols, pool, known, x, y, t, add, most):    # the sizes that cut so far
                 continue
             r0, r1, c0, c1 = rows[y], rows[y + t], cols[x], cols[x + t]
             put(rows, cols, x, y, t)
@@ -291,7 +284,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, um, lm, lows) -> bool:
                 alive = True
                 break
             killer = cut
-            if known < um.shape[0]:
+            if known < SPREADS:
                 lows[known] = spread(rows, cols, pl, cut, most, held, held[2], um[known], lm[known])
                 known += 1
         if not alive:

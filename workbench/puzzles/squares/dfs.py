@@ -34,7 +34,6 @@ from ...search.tasks import Settings, Split
 from .cuts import (
     INF,
     MOST_POOLED,
-    SPREADS,
     column_shortfalls,
     doomed,
     held_lines,
@@ -112,10 +111,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     saved_cost = np.zeros(depths, np.int64)
     saved_sym = np.zeros(depths, np.bool_)
     held = np.empty((4, lines), np.int64)     # the matches on each line, scratch (cuts)
-    um = np.empty((SPREADS, 2, lines), np.uint64)     # scratch (cuts.lookahead)
-    lm = np.empty((SPREADS, 2, lines), np.int64)
-    lows = np.empty(SPREADS, np.int64)
-    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (cuts.pool_sizes)
+    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (pool_sizes, lookahead)
              np.empty((MOST_POOLED, 2, lines), np.uint64), np.empty((MOST_POOLED, 2, lines), np.int64))
     hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
     for i in range(lines):
@@ -140,7 +136,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                 cut = doomed(rows, cols, pl, d + 1, room, held, held[2], hint[d])
                 if cut >= 0:
                     hint[d] = cut
-                elif ahead and lookahead(rows, cols, pl, d, room, held, ahead, um, lm, lows):
+                elif ahead and lookahead(rows, cols, pl, d, room, held, ahead, pools):
                     cut = d
             if cut >= 0:
                 ncand[d], it[d], expand = 0, 0, False
