@@ -162,10 +162,10 @@ def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
 
 
 @njit(cache=True, inline="always")
-def pooled_cut(rows, cols, um, lm, x, y, s, add, low, most) -> bool:
+def pooled_cut(rows, cols, spread_u, x, y, s, add, most) -> bool:
     """Whether laying the square of size s at (x, y), which adds `add` matches, leaves a board on
-    which a size u cannot fit under `most` - `add`, given um, lm and `low` from spread(u) on this
-    board: a cut of the board with the square, proved without laying it.
+    which a size u cannot fit under `most` - `add`, given spread_u = (um, lm, low, u) from spread(u)
+    on this board: a cut of the board with the square, proved without laying it.
 
     Why that is a proof: a placement r of u that adds more than `most` now still adds more than
     `most` - `add` with the square laid, since it loses at most the square's `add` new matches.
@@ -175,23 +175,27 @@ def pooled_cut(rows, cols, um, lm, x, y, s, add, low, most) -> bool:
     side on the square's row line L now adds at least lm[L] and loses at most the square's new
     matches on L that meet um, plus the most on one of its column lines; an r with a side on one of
     its column lines C and none on its row lines loses at most those on C; any other r loses
-    nothing. When the least of these is still more than `most` - `add`, no r fits."""
+    nothing. And r has only u matches on a line, so it loses at most u on each (a cap
+    wherever the square is the larger: 1.6x fewer positions at n = 28, 5-7% less CPU). When the least
+    of these is still more than `most` - `add`, no r fits."""
+    um, lm, low, u = spread_u
     mask = low_mask(s)
     hm, vm = mask << np.uint64(x), mask << np.uint64(y)
-    r0, r1 = popcount(hm & ~rows[y] & um[0, y]), popcount(hm & ~rows[y + s] & um[0, y + s])
-    c0, c1 = popcount(vm & ~cols[x] & um[1, x]), popcount(vm & ~cols[x + s] & um[1, x + s])
+    r0, r1 = min(popcount(hm & ~rows[y] & um[0, y]), u), min(popcount(hm & ~rows[y + s] & um[0, y + s]), u)
+    c0, c1 = min(popcount(vm & ~cols[x] & um[1, x]), u), min(popcount(vm & ~cols[x + s] & um[1, x + s]), u)
     most_c = max(c0, c1)
     least = min(low, lm[0, y] - r0 - most_c, lm[0, y + s] - r1 - most_c, lm[1, x] - c0, lm[1, x + s] - c1)
     return add + least > most
 
 
 @njit(cache=True, inline="always")
-def pooled_cuts(rows, cols, pool, sizes, x, y, s, add, most) -> bool:
+def pooled_cuts(rows, cols, pl, pool, sizes, x, y, s, add, most) -> bool:
     """Whether one of the first `sizes` sizes spread into `pool` (pool_sizes, lookahead) proves
     pooled_cut for the square of size s at (x, y), which adds `add` matches."""
-    _, lows, um, lm = pool
+    depth, lows, um, lm = pool
+    ps, pstart = pl[2], pl[5]
     for j in range(sizes):
-        if pooled_cut(rows, cols, um[j], lm[j], x, y, s, add, lows[j], most):
+        if pooled_cut(rows, cols, (um[j], lm[j], lows[j], ps[pstart[depth[j]]]), x, y, s, add, most):
             return True
     return False
 
@@ -254,7 +258,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, pool) -> bool:
     proves that u cannot fit after q either, so that q is dead without being laid (about half of
     them at n = 24). held[3] is this function's scratch (doomed uses held[2])."""
     px, py, ps, _, _, pstart, pend, _, lines = pl
-    _, lows, um, lm = pool
+    depth, lows, um, lm = pool
     miss_c = held[3]
     for e in range(d + 1, min(d + 1 + sizes, pstart.shape[0])):
         if pstart[e] == pend[e]:
@@ -272,7 +276,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, pool) -> bool:
             if add == 0:                      # free: the board does not change, so nothing is proved
                 alive = True
                 break
-            if pooled_cuts(rows, cols, pool, known, x, y, t, add, most):    # the sizes that cut so far
+            if pooled_cuts(rows, cols, pl, pool, known, x, y, t, add, most):    # the sizes that cut so far
                 continue
             r0, r1, c0, c1 = rows[y], rows[y + t], cols[x], cols[x + t]
             put(rows, cols, x, y, t)
@@ -285,6 +289,7 @@ def lookahead(rows, cols, pl, d, most, held, sizes, pool) -> bool:
                 break
             killer = cut
             if known < SPREADS:
+                depth[known] = cut
                 lows[known] = spread(rows, cols, pl, cut, most, held, held[2], um[known], lm[known])
                 known += 1
         if not alive:

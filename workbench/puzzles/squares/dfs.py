@@ -163,7 +163,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                     break
                 if add > cap[d] or cost + add > best or (cost + add == best and not counting):
                     continue
-                if npool and pooled_cuts(rows, cols, pools, npool, x, y, s, add, room):
+                if npool and pooled_cuts(rows, cols, pl, pools, npool, x, y, s, add, room):
                     continue
                 if greedy[d]:
                     if add > least:
