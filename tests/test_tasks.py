@@ -22,10 +22,12 @@ from workbench.search.tasks import (
     JournalBusy,
     Settings,
     Split,
+    copy_journal,
     executor,
     fan_out,
     journal_log,
     run,
+    survey,
     window,
 )
 
@@ -102,6 +104,42 @@ def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(t
     assert not part.complete and part.positions < 20000
     rest = run(split(0.05), Settings(threads=2, runs=tmp_path))
     assert rest.complete and (rest.count, rest.positions) == (1, 20000)
+
+
+def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters(tmp_path, capsys):
+    """`workbench journals` reports a run stopped by its time limit as its journal holds it (tasks
+    done, positions of those tasks, the key), says whether a run holds it, and `--copy-to` writes a
+    consistent copy that resumes elsewhere to exactly the uninterrupted answer and positions, the
+    original untouched; a copy over a journal in use is refused."""
+    from workbench.cli import main
+
+    here, there = tmp_path / "here", tmp_path / "there"
+    part = run(divided_split(0.05), Settings(threads=2, time_limit=0.6, runs=here))
+    (state,) = survey(here)
+    db = sqlite3.connect(state.path)
+    done = db.execute("SELECT count(*) FROM tasks").fetchone()[0]
+    handed_back = db.execute("SELECT count(*) FROM parts").fetchone()[0]
+    db.close()
+    assert not part.complete and 0 < state.done == done < state.total == 10 + handed_back
+    assert state.positions <= part.positions and state.best is not None and state.best <= part.best
+    assert (state.key["top"], state.key["search"], state.running) == (20000, "capped primes", False)
+    assert main(["journals", "--dir", str(here), "--copy-to", str(there)]) == 0
+    shown = capsys.readouterr().out
+    assert f"{done} of {10 + handed_back} tasks done" in shown and f"{state.positions:,} positions" in shown
+    assert "idle" in shown and str(there) in shown
+    (copied,) = survey(there)
+    assert (copied.done, copied.positions, copied.key) == (state.done, state.positions, state.key)
+    rest = run(divided_split(), Settings(threads=2, runs=there))
+    assert (rest.best, rest.count, rest.positions, rest.complete) == (19997, 1, 20000, True)
+    assert survey(here)[0].done == done                   # the original, as it was
+    held = Journal(here, divided_split().key)
+    try:
+        assert survey(here)[0].running
+        with pytest.raises(JournalBusy):
+            copy_journal(there / state.path.name, here)
+    finally:
+        held.close()
+    assert main(["journals", "--dir", str(tmp_path / "nowhere")]) == 2
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

@@ -1,4 +1,5 @@
-"""Command line: list, solvers, solve, count, table, compare, export, verify, bench, showcase, plot."""
+"""Command line: list, solvers, solve, count, table, compare, export, verify, bench, showcase, plot,
+journals."""
 from __future__ import annotations
 
 import argparse
@@ -19,7 +20,7 @@ from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
-from .search.tasks import JournalBusy, cluster_address
+from .search.tasks import JournalBroken, JournalBusy, cluster_address, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Status, Unavailable
 from .tables import RESULTS
@@ -119,6 +120,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
     b.add_argument("--summary", action="store_true",
                    help="run nothing: the file's rows as backend x N (time and status), a pandas pivot")
+    j = sub.add_parser("journals", help="the native searches' journals: how far each run got; consistent copies")
+    j.add_argument("--dir", help="folder of the journals (default $WORKBENCH_JOURNALS, else runs/journals)")
+    j.add_argument("--copy-to", metavar="DIR", help="write a consistent copy of each journal there (safe while "
+                                                    "its run goes on): to resume it on another machine")
     return p
 
 
@@ -439,12 +444,38 @@ def cmd_bench(args) -> int:
                      args.threads, args.ns)
 
 
+def cmd_journals(args) -> int:
+    folder = Path(args.dir) if args.dir else journals()
+    if not folder.is_dir():
+        raise BadInput(f"no journal folder {folder}")
+    try:
+        states = survey(folder)
+    except JournalBroken as e:
+        raise BadInput(str(e)) from None
+    if not states:
+        out.print(f"no journals in {folder}")
+        return 0
+    for st in states:
+        what = "  ".join(f"{k} {json.dumps(v)}" for k, v in st.key.items() if k not in ("search", "tasks", "code"))
+        left = st.seconds_left
+        out.print(f"[bold]{st.path.name}[/] ({'a run holds it' if st.running else 'idle'})\n"
+                  f"  {st.key.get('search')}  {what}\n"
+                  f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
+                  f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
+                  + ("" if left is None else f"; about {left / 3600:.2f} task-hours left at this pace")
+                  + (f"\n  last task finished {st.last}" if st.last else ""), soft_wrap=False)
+    if args.copy_to:
+        for st in states:
+            out.print(f"copied to {copy_journal(st.path, Path(args.copy_to))}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
-                "showcase": cmd_showcase, "plot": cmd_plot}
+                "showcase": cmd_showcase, "plot": cmd_plot, "journals": cmd_journals}
     try:
         args = parser.parse_args(argv)
         if isinstance(getattr(args, "n", None), str) and args.command != "table":

@@ -21,6 +21,7 @@ import concurrent.futures as cf
 import contextlib
 import contextvars
 import fcntl
+import functools
 import hashlib
 import inspect
 import json
@@ -113,6 +114,18 @@ class Settings:
     runs: Path = field(default_factory=journals)
 
 
+UNREADABLE = (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError)
+
+
+def _broken(path: Path, e: Exception) -> JournalBroken:
+    return JournalBroken(f"the journal {path} cannot be read ({e}); rerun with --fresh to start over")
+
+
+def _outcome(stored: bytes | str) -> Outcome:
+    """A finished task's outcome as journaled (text: a journal written before outcomes were pickled)."""
+    return Outcome(**json.loads(stored)) if isinstance(stored, str) else pickle.loads(stored)
+
+
 class Journal:
     """The finished tasks of one search, in a SQLite database (WAL mode) under runs/journals/. One
     process at a time: a second one refuses with JournalBusy rather than share the file."""
@@ -136,7 +149,7 @@ class Journal:
             raise self.broken(e) from None
 
     def broken(self, e: Exception) -> JournalBroken:
-        return JournalBroken(f"the journal {self.path} cannot be read ({e}); rerun with --fresh to start over")
+        return _broken(self.path, e)
 
     def _open(self, text: str) -> None:
         self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -155,9 +168,8 @@ class Journal:
     def done(self) -> dict[int, Outcome]:
         try:
             rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
-            return {task: Outcome(**json.loads(stored)) if isinstance(stored, str) else pickle.loads(stored)
-                    for task, stored in rows}      # (text: a journal written before outcomes were pickled)
-        except (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as e:
+            return {task: _outcome(stored) for task, stored in rows}
+        except UNREADABLE as e:
             raise self.broken(e) from None
 
     def task_seconds(self) -> float:
@@ -168,7 +180,7 @@ class Journal:
         """The parts that tasks handed back, by their task ids."""
         try:
             return {task: pickle.loads(blob) for task, blob in self.db.execute("SELECT id, task FROM parts")}
-        except (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError) as e:
+        except UNREADABLE as e:
             raise self.broken(e) from None
 
     def record(self, task: int, outcome: Outcome, seconds: float, parts: dict[int, Any] | None = None) -> None:
@@ -199,6 +211,89 @@ class Journal:
     def _remove(self) -> None:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+
+
+@dataclass(frozen=True)
+class JournalState:
+    """Where one journaled search stands, read without disturbing a run that may be writing it."""
+
+    path: Path
+    key: dict[str, Any]
+    done: int                   # tasks finished
+    parts: int                  # tasks handed back by others (they join the total)
+    positions: int              # of the finished tasks (the split before them is not journaled)
+    best: int | None            # the best value the finished tasks found
+    task_seconds: float
+    last: str | None            # when the latest task finished
+    running: bool               # a run holds the journal now
+
+    @property
+    def total(self) -> int:
+        return int(self.key.get("tasks", 0)) + self.parts
+
+    @property
+    def seconds_left(self) -> float | None:
+        """Task-seconds still to go at the mean pace so far (tasks are shuffled, so the mean is fair)."""
+        return self.task_seconds / self.done * (self.total - self.done) if self.done else None
+
+
+def _read_only(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def _running(path: Path) -> bool:
+    """Whether a run holds the journal's lock (tried and let go at once)."""
+    lock = path.with_suffix(".lock")
+    if not lock.exists():
+        return False
+    with open(lock) as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(f, fcntl.LOCK_UN)
+    return False
+
+
+def survey(folder: Path) -> list[JournalState]:
+    """The journals in `folder`, each with its key and how far its run got."""
+    states = []
+    for path in sorted(folder.glob("*.sqlite")):
+        try:
+            db = _read_only(path)
+            key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
+            rows = db.execute("SELECT outcome, seconds, finished FROM tasks").fetchall()
+            parts = db.execute("SELECT count(*) FROM parts").fetchone()[0]
+            db.close()
+            outcomes = [_outcome(stored) for stored, _, _ in rows]
+        except UNREADABLE as e:
+            raise _broken(path, e) from None
+        total = functools.reduce(Outcome.merge, outcomes) if outcomes else Outcome()
+        states.append(JournalState(path, key, len(rows), parts, total.positions, total.best,
+                                   sum(s for _, s, _ in rows), max((f for _, _, f in rows), default=None),
+                                   _running(path)))
+    return states
+
+
+def copy_journal(path: Path, folder: Path) -> Path:
+    """A consistent copy of a journal into `folder` under its own name (SQLite's online backup, so
+    a run may go on writing it meanwhile): how a long run is carried to another machine, or kept
+    past the end of the disk it runs on. The copy resumes like the original."""
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / path.name
+    if target.resolve() == path.resolve():
+        raise ValueError(f"{path} would be copied onto itself")
+    if _running(target):
+        raise JournalBusy(f"a run is using {target}; stop it before copying over it")
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{target}{suffix}").unlink(missing_ok=True)
+    source, copy = _read_only(path), sqlite3.connect(target)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+    return target
 
 
 @contextlib.contextmanager
