@@ -140,6 +140,7 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     finally:
         held.close()
     assert main(["journals", "--dir", str(tmp_path / "nowhere")]) == 2
+    assert main(["journals", "--dir", str(here), "--copy-to", str(here)]) == 2
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

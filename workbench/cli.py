@@ -448,6 +448,8 @@ def cmd_journals(args) -> int:
     folder = Path(args.dir) if args.dir else journals()
     if not folder.is_dir():
         raise BadInput(f"no journal folder {folder}")
+    if args.copy_to and Path(args.copy_to).resolve() == folder.resolve():
+        raise BadInput("--copy-to names the journals' own folder")
     try:
         states = survey(folder)
     except JournalBroken as e:
