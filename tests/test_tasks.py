@@ -22,6 +22,7 @@ from workbench.search.tasks import (
     JournalBusy,
     Settings,
     Split,
+    _pace,
     copy_journal,
     executor,
     fan_out,
@@ -141,6 +142,19 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
         held.close()
     assert main(["journals", "--dir", str(tmp_path / "nowhere")]) == 2
     assert main(["journals", "--dir", str(here), "--copy-to", str(here)]) == 2
+
+
+def test_a_journal_times_each_task_on_its_worker_not_in_the_window(tmp_path):
+    """Tasks of 0.2 s on 2 threads wait in a window of 8 before they start: the journal's seconds
+    are each task's own (about 0.2 s, not the 0.8 s a task spends between its handing out and its
+    end), and `journals` gives the recent pace from the finishing times."""
+    run(split(0.2), Settings(threads=2, time_limit=1.5, runs=tmp_path))
+    db = sqlite3.connect(next(tmp_path.glob("*.sqlite")))
+    seconds = [s for (s,) in db.execute("SELECT seconds FROM tasks")]
+    db.close()
+    assert len(seconds) >= 4 and all(0.19 < s < 0.5 for s in seconds), seconds
+    assert _pace(["2026-11-27T10:00:00", "2026-11-27T10:20:00", "2026-11-27T10:30:00"]) == 4.0
+    assert _pace(["2026-11-27T10:00:00"]) is None
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

@@ -464,7 +464,9 @@ def cmd_journals(args) -> int:
                   f"  {st.key.get('search')}  {what}\n"
                   f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
                   f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
-                  + ("" if left is None else f"; about {left / 3600:.2f} task-hours left at this pace")
+                  + ("" if left is None else f"; {left / 3600:.2f} task-hours left at the mean so far")
+                  + ("" if st.hours_left is None else
+                     f"\n  recent pace {st.pace:,.1f} tasks an hour: about {st.hours_left:.1f} h left at it")
                   + (f"\n  last task finished {st.last}" if st.last else ""), soft_wrap=False)
     if args.copy_to:
         for st in states:

@@ -41,6 +41,7 @@ from .outcome import Outcome
 
 JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
+RECENT = 20                 # finished tasks `journals` takes a run's recent pace over
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
 _log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
@@ -226,6 +227,7 @@ class JournalState:
     task_seconds: float
     last: str | None            # when the latest task finished
     running: bool               # a run holds the journal now
+    pace: float | None          # tasks an hour of wall time, over the latest RECENT finished (None: too few)
 
     @property
     def total(self) -> int:
@@ -235,6 +237,22 @@ class JournalState:
     def seconds_left(self) -> float | None:
         """Task-seconds still to go at the mean pace so far (tasks are shuffled, so the mean is fair)."""
         return self.task_seconds / self.done * (self.total - self.done) if self.done else None
+
+    @property
+    def hours_left(self) -> float | None:
+        """Wall-clock hours still to go at the recent pace (as many workers as then)."""
+        return (self.total - self.done) / self.pace if self.pace else None
+
+
+def _pace(finished: list[str]) -> float | None:
+    """Tasks an hour over the latest RECENT finishing times (ISO, to the second)."""
+    from datetime import datetime
+
+    latest = sorted(finished)[-RECENT:]
+    if len(latest) < 2:
+        return None
+    span = (datetime.fromisoformat(latest[-1]) - datetime.fromisoformat(latest[0])).total_seconds()
+    return 3600 * (len(latest) - 1) / span if span > 0 else None
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -269,9 +287,10 @@ def survey(folder: Path) -> list[JournalState]:
         except UNREADABLE as e:
             raise _broken(path, e) from None
         total = functools.reduce(Outcome.merge, outcomes) if outcomes else Outcome()
+        finished = [f for _, _, f in rows]
         states.append(JournalState(path, key, len(rows), parts, total.positions, total.best,
-                                   sum(s for _, s, _ in rows), max((f for _, _, f in rows), default=None),
-                                   _running(path)))
+                                   sum(s for _, s, _ in rows), max(finished, default=None), _running(path),
+                                   _pace(finished)))
     return states
 
 
@@ -419,10 +438,11 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
             return None
         task = queue.popleft()
         best = (total.best,) if split.shares_best else ()
-        return Job(task, 1, split.kernel, (work[task], stop_at, *best))
+        return Job(task, 1, timed, (split.kernel, work[task], stop_at, *best))
 
-    def done(task: int, outcome: Outcome, began: float) -> None:
+    def done(task: int, result: tuple[Outcome, float], began: float) -> None:
         nonlocal total, left
+        outcome, seconds = result
         if outcome.complete:
             parts = dict(enumerate(outcome.parts, start=len(work)))
             work.extend(outcome.parts)
@@ -431,7 +451,7 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
             if parts:
                 progress.grow(len(parts))
             if journal:
-                journal.record(task, outcome, time.monotonic() - began, parts)
+                journal.record(task, outcome, seconds, parts)
         if outcome.beats(total) and on_better:
             on_better(outcome)
         total = total.merge(outcome)
@@ -439,6 +459,13 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
 
     window(pool, WINDOW * workers, take, done)
     return total, left
+
+
+def timed(kernel: Kernel, *args: Any) -> tuple[Outcome, float]:
+    """The kernel's outcome and the seconds it ran on its worker: a journal's task-seconds, which
+    leave out the time a task waited in the window (4 a worker) before it started."""
+    began = time.monotonic()
+    return kernel(*args), time.monotonic() - began
 
 
 @dataclass(frozen=True)
