@@ -8,10 +8,11 @@
 #   A  16 threads: stones a(4), squares n = 24 and 26, percolation a(9), stones a(5), squares a(28..30)
 #   B  1 thread:   stones a(4), squares n = 24 and 26, percolation a(9)   (the speed-ups' baselines)
 #   C  16 threads: squares a(31..35), then the n = 8 stones hunt for what is left of 9 minutes
-#   D  16 threads: the squares proofs of issue 46, journaled into OUT/journals so that what one call
-#      leaves unfinished resumes on any machine (`WORKBENCH_JOURNALS=that/folder`, the same command):
-#      a(36) (--bound 630), then n = 34 and 35 with --lookahead 2 at the bound the plain runs of
-#      results/squares.csv started from (581, 603), so that their positions compare one to one
+#   D  16 threads: a(38) (--bound 685) resumed from the journal copy in results/journals/a38 (the
+#      run on this machine stopped first), journaled into OUT/journals: copy that journal back into
+#      the run's folder (runs/j38) and resume it there with the same command. The key holds the
+#      squares package's hash, so the tree sent must have squares/ as at 93235b6 (it does while
+#      nobody edits it: `workbench journals` shows whether the copy is found, "0 of" if not).
 set -u
 part=${1:?part A, B, C or D}
 out=${2:-${OUT:-.}}
@@ -57,10 +58,9 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
             timeout $((t + 15)) $py -m workbench table squares --n "$1" --solver search --bound "$2" \
                 --lookahead "$3" --threads 16 --time-limit "$t" --quiet -o "$out/$4" || echo "stopped: n = $1"
         }
-        proof 36 630 0 squares-36.csv
-        proof 34 581 2 squares-lookahead.csv
-        proof 35 603 2 squares-lookahead.csv
-        rm -f "$out"/journals/*.lock; ls -l "$out"/journals ;;
+        mkdir -p "$out/journals" && cp results/journals/a38/*.sqlite "$out/journals/"
+        proof 38 685 0 squares-38.csv
+        rm -f "$out"/journals/*.lock; $py -m workbench journals --dir "$out/journals" ;;
     *)  echo "part A, B, C or D"; exit 2 ;;
     esac
     echo "part $part done at $((SECONDS - began)) s"
