@@ -140,6 +140,12 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
             copy_journal(there / state.path.name, here)
     finally:
         held.close()
+    old = Journal(tmp_path / "old", {"search": "squares", "tasks": 511, "code": "0" * 16})
+    old.record(3, Outcome(positions=7), 1.0)
+    old.close()
+    assert main(["journals", "--dir", str(tmp_path / "old")]) == 0
+    shown = capsys.readouterr().out
+    assert "1 of 511 tasks done, 7 positions" in shown and "made by other code (package hash 0000" in shown
     assert main(["journals", "--dir", str(tmp_path / "nowhere")]) == 2
     assert main(["journals", "--dir", str(here), "--copy-to", str(here)]) == 2
 
@@ -357,7 +363,7 @@ def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
     assert (dask.best, dask.count, dask.positions, dask.complete) == (264, 7, threads.positions, True)
 
 
-def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_count(tmp_path):
+def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_count(tmp_path, capsys):
     """A journal is found by its key alone, which holds the search, the board, the bound being
     proved and the code version, and no path or host name: a partial run of `--all` at n = 24
     stopped by its time limit, its journal moved to another folder (another machine would do the
@@ -380,6 +386,9 @@ def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_
     key = sqlite3.connect(path).execute("SELECT key FROM search").fetchone()[0]
     assert json.loads(key)["threshold"] == 340 and json.loads(key)["board"] == [24, 0]
     assert str(tmp_path) not in key and socket.gethostname() not in key
+    from workbench.cli import main
+    assert main(["journals", "--dir", str(here)]) == 0
+    assert "resumes from this checkout" in capsys.readouterr().out
     there.mkdir()
     for file in here.glob("*.sqlite*"):
         file.rename(there / file.name)

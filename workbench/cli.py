@@ -20,7 +20,7 @@ from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
-from .search.tasks import JournalBroken, JournalBusy, cluster_address, copy_journal, journals, survey
+from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Status, Unavailable
 from .tables import RESULTS
@@ -468,6 +468,12 @@ def cmd_journals(args) -> int:
                   + ("" if st.hours_left is None else
                      f"\n  recent pace {st.pace:,.1f} tasks an hour: about {st.hours_left:.1f} h left at it")
                   + (f"\n  last task finished {st.last}" if st.last else ""), soft_wrap=False)
+        package = Path(__file__).parent / "puzzles" / str(st.key.get("search"))
+        if package.is_dir():              # a journal resumes only under the code that made it
+            here = code_version(package)
+            out.print("  resumes from this checkout" if here == st.key.get("code") else
+                      f"  made by other code (package hash {st.key.get('code')}, this checkout's {here}): "
+                      "resume it from the commit that made it", soft_wrap=False)
     if args.copy_to:
         for st in states:
             out.print(f"copied to {copy_journal(st.path, Path(args.copy_to))}")

@@ -96,10 +96,16 @@ class Split:
     def key(self) -> dict[str, Any]:
         """The journal's key. The code version covers every module beside the kernel's, since the
         compiled kernels it calls usually live in another file of the same package."""
-        code = hashlib.sha256()
-        for path in sorted(Path(inspect.getsourcefile(self.kernel) or "").parent.glob("*.py")):
-            code.update(path.read_bytes())
-        return {**self.identity, "search": self.name, "tasks": len(self.tasks), "code": code.hexdigest()[:16]}
+        code = code_version(Path(inspect.getsourcefile(self.kernel) or "").parent)
+        return {**self.identity, "search": self.name, "tasks": len(self.tasks), "code": code}
+
+
+def code_version(folder: Path) -> str:
+    """The hash of a search package's code (its folder's modules), as a journal's key holds it."""
+    code = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        code.update(path.read_bytes())
+    return code.hexdigest()[:16]
 
 
 @dataclass
