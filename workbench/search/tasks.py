@@ -284,11 +284,10 @@ def survey(folder: Path) -> list[JournalState]:
     states = []
     for path in sorted(folder.glob("*.sqlite")):
         try:
-            db = _read_only(path)
-            key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
-            rows = db.execute("SELECT outcome, seconds, finished FROM tasks").fetchall()
-            parts = db.execute("SELECT count(*) FROM parts").fetchone()[0]
-            db.close()
+            with contextlib.closing(_read_only(path)) as db:
+                key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
+                rows = db.execute("SELECT outcome, seconds, finished FROM tasks").fetchall()
+                parts = db.execute("SELECT count(*) FROM parts").fetchone()[0]
             outcomes = [_outcome(stored) for stored, _, _ in rows]
         except UNREADABLE as e:
             raise _broken(path, e) from None
