@@ -1,7 +1,7 @@
 # Two entry points do all the set-up on a fresh machine:
 #   make run    installs what is needed, then runs the main job (recomputes a table per puzzle
 #               into a fresh runs/<time>/ and compares it with the published values)
-#   make test   installs what is needed, then runs ruff, mypy and the test suite
+#   make test   installs what is needed, then runs ruff, mypy, `workbench compile` and the test suite
 VENV   := .venv
 PY     := $(VENV)/bin/python
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -24,6 +24,7 @@ run: setup
 test: setup
 	$(VENV)/bin/ruff check workbench tests docs
 	$(VENV)/bin/mypy workbench
+	$(PY) -m workbench compile
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 bench: setup

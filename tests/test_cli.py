@@ -152,3 +152,13 @@ def test_compare_reads_equal_optima_within_rounding_as_agreement():
 
     assert disagreements([run("highs", 28.9999999999999), run("maxsat", 29.0)], "min") == []
     assert "highs proves 28 but maxsat proves 29" in disagreements([run("highs", 28.0), run("maxsat", 29.0)], "min")
+
+
+def test_compile_loads_every_native_search_into_numba_cache():
+    """`make test` runs it before the parallel tests, so that no two processes compile one function."""
+    from workbench.puzzles import available
+
+    p = wb("compile")
+    assert p.returncode == 0, p.stderr
+    methods = {f.warm_up for puzzle in available() for f in puzzle.formulations if f.warm_up}
+    assert len(methods) >= 5 and all(m in p.stdout for m in methods | {"workbench.trim:warm_up"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Status, Unavailable
+from .solvers.search import warm_up
 from .tables import RESULTS
 
 out = Console(highlight=False, soft_wrap=True)
@@ -124,6 +126,8 @@ def build_parser() -> argparse.ArgumentParser:
     j.add_argument("--dir", help="folder of the journals (default $WORKBENCH_JOURNALS, else runs/journals)")
     j.add_argument("--copy-to", metavar="DIR", help="write a consistent copy of each journal there (safe while "
                                                     "its run goes on): to resume it on another machine")
+    sub.add_parser("compile", help="compile every native search into numba's cache, one after another: before "
+                                   "many processes start on a fresh checkout (tests, a cluster)")
     return p
 
 
@@ -480,12 +484,25 @@ def cmd_journals(args) -> int:
     return 0
 
 
+def cmd_compile(args) -> int:
+    """Numba's on-disk cache is not safe against two processes compiling the same function at once
+    (a crash, numba issue 10128): compiled here first, every later process only loads it."""
+    entries = dict.fromkeys([f.warm_up for p in available() for f in p.formulations if f.warm_up]
+                            + ["workbench.trim:warm_up"])       # --certify's proof trimmer
+    for entry in entries:
+        watch = time.perf_counter()
+        warm_up(entry)
+        out.print(f"{entry}  {time.perf_counter() - watch:.1f} s", soft_wrap=False)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
-                "showcase": cmd_showcase, "plot": cmd_plot, "journals": cmd_journals}
+                "showcase": cmd_showcase, "plot": cmd_plot, "journals": cmd_journals,
+                "compile": cmd_compile}
     try:
         args = parser.parse_args(argv)
         if isinstance(getattr(args, "n", None), str) and args.command != "table":

@@ -39,6 +39,11 @@ def trim(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], 
     return [int(i) for i in np.flatnonzero(needed[:m])], kept, hints
 
 
+def warm_up() -> None:
+    """Compile the kernel (numba caches it on disk) on the smallest refutation."""
+    trim([[1], [-1]], [[]])
+
+
 @njit(cache=True)
 def _grow(buf, used, extra):
     if used + extra <= len(buf):

@@ -22,6 +22,14 @@ def _function(entry: str) -> Any:
     return getattr(importlib.import_module(module), function)
 
 
+def warm_up(entry: str) -> None:
+    """Compile a search method ("module:function" of its warm-up) once in this process; numba keeps
+    the machine code on disk, so later processes load it instead of compiling."""
+    if entry not in _warmed:
+        _function(entry)()
+        _warmed.add(entry)
+
+
 def incumbent(out: Outcome[Any], question: Question) -> Incumbent:
     """What a search reported so far, as the runner keeps it."""
     return Incumbent(out.best, out.bound, out.witness, count=out.count if isinstance(question, Count) else None)
@@ -52,9 +60,8 @@ class NativeSearch(Backend):
     def prepare(self, model: Any) -> None:
         """Compile the search (numba caches it on disk) before the time limit starts counting; once
         per worker, since the compiled code stays loaded."""
-        if model.warm_up and model.warm_up not in _warmed:
-            _function(model.warm_up)()
-            _warmed.add(model.warm_up)
+        if model.warm_up:
+            warm_up(model.warm_up)
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         return self._run(model, options, report, OPTIMISE)

@@ -76,9 +76,10 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
                                              "the default)", search=SEARCH),
                     Formulation("residues", f"the same count by the recursion modulo primes below 2^26, joined by the "
                                             f"Chinese remainder theorem (n <= {RECURSION_N_MAX}; --counter residues)",
-                                search=SEARCH),
+                                search=SEARCH, warm_up="workbench.puzzles.percolation.residues:warm_up"),
                     Formulation("transfer", f"count by the row-by-row transfer matrix (n <= {TRANSFER_N_MAX}; "
-                                            "--counter transfer, and --permutation)", search=SEARCH))
+                                            "--counter transfer, and --permutation)", search=SEARCH,
+                                warm_up="workbench.puzzles.percolation.transfer:warm_up"))
     checker = staticmethod(check_set)
     Params = PercolationParams
 
