@@ -19,6 +19,7 @@ from workbench.search.outcome import Outcome
 from workbench.search.tasks import (
     Job,
     Journal,
+    JournalBroken,
     JournalBusy,
     Settings,
     Split,
@@ -148,6 +149,20 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     assert "1 of 511 tasks done, 7 positions" in shown and "made by other code (package hash 0000" in shown
     assert main(["journals", "--dir", str(tmp_path / "nowhere")]) == 2
     assert main(["journals", "--dir", str(here), "--copy-to", str(here)]) == 2
+
+
+def test_journals_names_a_damaged_journal_and_exits_2(tmp_path, capsys):
+    from workbench.cli import main
+
+    run(divided_split(0.05), Settings(threads=2, time_limit=0.3, runs=tmp_path))
+    (state,) = survey(tmp_path)
+    state.path.write_bytes(state.path.read_bytes()[:100] + b"\0" * 4000)
+    assert main(["journals", "--dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"the journal {state.path} cannot be read" in err and "--fresh" in err
+    with pytest.raises(JournalBroken, match="cannot be read"):       # and a rerun stops before it runs a task
+        run(divided_split(), Settings(threads=2, runs=tmp_path))
+    assert run(divided_split(), Settings(threads=2, runs=tmp_path, fresh=True)).best == 19997
 
 
 def test_a_journal_times_each_task_on_its_worker_not_in_the_window(tmp_path):
