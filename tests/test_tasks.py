@@ -131,6 +131,7 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     assert "idle" in shown and str(there) in shown
     (copied,) = survey(there)
     assert (copied.done, copied.positions, copied.key) == (state.done, state.positions, state.key)
+    assert [p.name for p in there.iterdir()] == [state.path.name]      # one file: nothing to forget
     rest = run(divided_split(), Settings(threads=2, runs=there))
     assert (rest.best, rest.count, rest.positions, rest.complete) == (19997, 1, 20000, True)
     assert survey(here)[0].done == done                   # the original, as it was

@@ -302,7 +302,8 @@ def survey(folder: Path) -> list[JournalState]:
 def copy_journal(path: Path, folder: Path) -> Path:
     """A consistent copy of a journal into `folder` under its own name (SQLite's online backup, so
     a run may go on writing it meanwhile): how a long run is carried to another machine, or kept
-    past the end of the disk it runs on. The copy resumes like the original."""
+    past the end of the disk it runs on. The copy resumes like the original, and reading it leaves
+no -wal or -shm file beside it."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / path.name
     if target.resolve() == path.resolve():
@@ -314,6 +315,7 @@ def copy_journal(path: Path, folder: Path) -> Path:
     source, copy = _read_only(path), sqlite3.connect(target)
     try:
         source.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")    # one self-contained file; a run sets WAL again
     finally:
         source.close()
         copy.close()
