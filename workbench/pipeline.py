@@ -313,10 +313,9 @@ def certify(run: Run, time_limit: float | None) -> None:
 def _check(request: Request[Any], result: Result) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
     puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
-    if result.solution is None and result.objective is not None and not counting \
-            and result.status != Status.ERROR:      # a value without a solution is not an answer
+    if result.solution is None and result.objective is not None and not counting:   # a value without a
         result.message = f"no solution came back for objective {clean_number(result.objective)}; " \
-                         f"{result.message}".rstrip("; ")
+                         f"{result.message}".rstrip("; ")                       # solution is not an answer
         result.objective = None
         result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
     if counting:
@@ -326,8 +325,8 @@ def _check(request: Request[Any], result: Result) -> Verdict | None:
         bad = [v for v in verdicts if not v.ok]
         verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")
     else:
-        if result.solution is None or result.status == Status.ERROR:
-            return None     # nothing to check: no solution
+        if result.solution is None:
+            return None     # nothing to check (an error's best so far, say, a crashed worker's, is checked)
         verdict = puzzle.check(n, result.solution, params)
         if verdict.ok and verdict.objective is not None and result.objective is not None \
                 and abs(verdict.objective - result.objective) > 1e-6:
