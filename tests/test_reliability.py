@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -266,10 +267,9 @@ def test_a_worker_exits_when_its_parent_is_killed():
     assert "Traceback" not in parent.stderr.read()
 
 
-def test_a_killed_workers_incumbents_survive(monkeypatch):
-    """The worker is killed right after its first incumbent: the run keeps that board, checked, and
-    its status is error, not feasible, so that `table` reruns it (a feasible row is one that ran to
-    its time limit, which a rerun would not better)."""
+def killed_after_first_incumbent(monkeypatch, puzzle: str, n: int, solver: str,
+                                 workers: Callable[[str], bool]) -> pipeline.Run:
+    """Solve in a thread; once the first incumbent has come, SIGKILL the workers `workers` picks."""
     arrived = threading.Event()
     update = runner.Tracker.update
 
@@ -281,38 +281,31 @@ def test_a_killed_workers_incumbents_survive(monkeypatch):
     monkeypatch.setattr(runner.Tracker, "update", watched)
     runs: list[pipeline.Run] = []
     solving = threading.Thread(target=lambda: runs.append(
-        pipeline.solve(pipeline.plan("stones", 5, "search"), Options(time_limit=300, threads=2))))
+        pipeline.solve(pipeline.plan(puzzle, n, solver), Options(time_limit=300, threads=2))))
     solving.start()
     assert arrived.wait(300)
-    runner._workers["search"].process.kill()
+    for base, worker in list(runner._workers.items()):
+        if workers(base) and worker.alive():
+            worker.process.kill()
     solving.join(60)
-    r = runs[0].result
-    assert r.status == Status.ERROR and "died" in r.message and runs[0].verified
-    assert runs[0].value == runs[0].verdict.objective
-    assert not tables.finished(tables.row_from_record(runs[0].record()))
+    return runs[0]
+
+
+def test_a_killed_workers_incumbents_survive(monkeypatch):
+    """The worker is killed right after its first incumbent: the run keeps that board, checked, and
+    its status is error, not feasible, so that `table` reruns it (a feasible row is one that ran to
+    its time limit, which a rerun would not better)."""
+    run = killed_after_first_incumbent(monkeypatch, "stones", 5, "search", lambda base: base == "search")
+    r = run.result
+    assert r.status == Status.ERROR and "died" in r.message and run.verified
+    assert run.value == run.verdict.objective
+    assert not tables.finished(tables.row_from_record(run.record()))
 
 
 def test_a_race_whose_racers_all_die_is_an_error_that_keeps_the_best(monkeypatch):
     """`auto` with every racer killed after the first incumbent: status error (so `table` reruns
     it, as it did not in CI once, when a killed race came back feasible and was kept), best kept."""
-    arrived = threading.Event()
-    update = runner.Tracker.update
-
-    def watched(self, incumbent):
-        update(self, incumbent)
-        if incumbent.objective is not None:
-            arrived.set()
-
-    monkeypatch.setattr(runner.Tracker, "update", watched)
-    runs: list[pipeline.Run] = []
-    solving = threading.Thread(target=lambda: runs.append(
-        pipeline.solve(pipeline.plan("enigma144", 14, "auto"), Options(time_limit=300, threads=2))))
-    solving.start()
-    assert arrived.wait(120)
-    for base, worker in list(runner._workers.items()):
-        if "#" in base and worker.alive():
-            worker.process.kill()
-    solving.join(60)
-    r = runs[0].result
+    run = killed_after_first_incumbent(monkeypatch, "enigma144", 14, "auto", lambda base: "#" in base)
+    r = run.result
     assert r.status == Status.ERROR and "died" in r.message, r.message
-    assert runs[0].verified and runs[0].value == runs[0].verdict.objective
+    assert run.verified and run.value == run.verdict.objective
