@@ -7,6 +7,7 @@ import pytest
 from conftest import model_backends
 
 from workbench import pipeline
+from workbench.certify import packing_bound
 from workbench.models.core import AllDifferent, HittingSet, LinearModel
 from workbench.solvers.base import Options, Status
 from workbench.solvers.runner import run
@@ -124,6 +125,11 @@ def test_time_limit_is_honoured_with_best_so_far(solver, limit):
         assert r.bound is None or r.bound <= r.objective
 
 
+def test_the_packing_bound_never_exceeds_the_optimum():
+    assert all(packing_bound(hs) <= brute_force(hs) for hs in map(random_hitting_set, range(N_RANDOM)))
+    assert sum(packing_bound(hs) == brute_force(hs) for hs in map(random_hitting_set, range(N_RANDOM))) > 20
+
+
 @pytest.mark.parametrize("solver", ["maxsat", "sat"])
 def test_time_limit_keeps_the_incumbent(solver):
     """maxsat and sat report a greedy solution first; a run stopped by the limit (sat's CaDiCaL by the
@@ -133,3 +139,7 @@ def test_time_limit_keeps_the_incumbent(solver):
     assert r.status in (Status.FEASIBLE, Status.OPTIMAL)
     assert result.verified
     assert r.bound is not None and r.bound <= r.objective
+    if solver == "sat" and r.status == Status.FEASIBLE:    # cut short: the packing's bound, not 0
+        request = pipeline.plan("enigma144", 16, solver)
+        model = request.puzzle.build(16, request.formulation, request.params).model
+        assert r.bound == packing_bound(model) > 0

@@ -62,6 +62,12 @@ def packing(hs: HittingSet) -> list[tuple[int, ...]]:
     return chosen
 
 
+def packing_bound(hs: HittingSet) -> int:
+    """A lower bound on the cost for free: each set of a packing needs an element of its own, at
+    least its lightest one."""
+    return sum(min(hs.weight(e) for e in s) for s in packing(hs))
+
+
 def at_most_cnf(hs: HittingSet, k: int, encoding: str = "regrouped"):
     """The CNF "every set is hit and at most k elements are chosen" (element e is variable e + 1)."""
     from pysat.formula import CNF

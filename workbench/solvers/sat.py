@@ -5,7 +5,9 @@ descends from above: "every set is hit and at most k - 1 elements are chosen" (t
 certify.py) goes to a fresh SAT solver for k = the best cost found, until it is refuted. Only the
 last call is hard, and one refutation can cost far less than RC2's climb: enigma82 N = 10, one core,
 63 s against 475 s (docs/notes/trigrid.md). python-sat's own LSU does the same descent with an
-incremental totalizer, measured 14x slower here (enigma82 N = 8: 38.5 s against 2.7 s).
+incremental totalizer, measured 14x slower here (enigma82 N = 8: 38.5 s against 2.7 s). Until the
+last call the bound is a packing's (disjoint sets, each needing an element of its own), so a run
+cut short still reports one.
 """
 from __future__ import annotations
 
@@ -26,7 +28,7 @@ class LinearSAT(MaxSAT):
     version_format = "python-sat {} (linear SAT search)"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
-        from ..certify import at_most_clauses
+        from ..certify import at_most_clauses, packing_bound
 
         solver_class = self.library("pysat.solvers").Solver
         t0 = time.perf_counter()
@@ -34,9 +36,10 @@ class LinearSAT(MaxSAT):
         base = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         best = greedy_hitting_set(model)
         cost = sum(model.weight(e) for e in best)
-        report(Incumbent(float(cost), 0.0, indicator(model, best)))
+        floor = float(packing_bound(model))     # the bound until the last call refutes cost - 1
+        report(Incumbent(float(cost), floor, indicator(model, best)))
         calls = 0
-        while cost > 0:
+        while cost > floor:    # at the packing's bound the greedy board is already optimal
             clauses, _ = at_most_clauses(model, cost - 1, base.n_vars)
             with solver_class(name=sat_solver, bootstrap_with=base.hard + clauses) as solver:
                 timer = None      # CaDiCaL cannot be interrupted: the runner's hard kill keeps the best board
@@ -49,15 +52,15 @@ class LinearSAT(MaxSAT):
                     if timer:
                         timer.cancel()
                 calls += 1
-                if found is None:       # interrupted: the best so far, with no bound beyond 0
-                    return Result(Status.FEASIBLE, float(cost), 0.0, indicator(model, best),
+                if found is None:       # interrupted: the best so far, and the packing's bound
+                    return Result(Status.FEASIBLE, float(cost), floor, indicator(model, best),
                                   message=f"interrupted at the time limit after {calls} SAT calls",
                                   solve_seconds=time.perf_counter() - t0)
                 if not found:
                     break
                 chosen = set(lit - 1 for lit in solver.get_model() if 0 < lit <= model.n_elements)
             best, cost = sorted(chosen), sum(model.weight(e) for e in chosen)
-            report(Incumbent(float(cost), 0.0, indicator(model, best)))
+            report(Incumbent(float(cost), floor, indicator(model, best)))
         return Result(Status.OPTIMAL, float(cost), float(cost), indicator(model, best),
                       message=f"no hitting set below {cost} ({calls} SAT calls)",
                       solve_seconds=time.perf_counter() - t0)
