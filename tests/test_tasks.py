@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,16 @@ def test_a_journal_times_each_task_on_its_worker_not_in_the_window(tmp_path):
     assert len(seconds) >= 4 and all(0.19 < s < 0.5 for s in seconds), seconds
     assert _pace(["2026-11-27T10:00:00", "2026-11-27T10:20:00", "2026-11-27T10:30:00"]) == 4.0
     assert _pace(["2026-11-27T10:00:00"]) is None
+
+
+def test_the_recent_pace_leaves_out_the_hours_a_run_lay_still():
+    """Tasks a minute apart, with the run stopped 5 h in the middle of the latest 20: 60 an hour
+    (the whole span would say 3.7), as a minute apart is (one pause counts as one typical gap)."""
+    start = datetime(2026, 11, 28, 1, 0)
+    minutes = [*range(10), *range(300 + 10, 300 + 20)]
+    finished = [(start + timedelta(minutes=m)).isoformat() for m in minutes]
+    assert _pace(finished) == 60.0
+    assert _pace(finished[:10]) == 60.0
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

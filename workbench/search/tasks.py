@@ -42,6 +42,7 @@ from .outcome import Outcome
 JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
 RECENT = 20                 # finished tasks `journals` takes a run's recent pace over
+PAUSE = 10                  # a gap between finishing tasks this many typical ones long is a pause
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
 _log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
@@ -251,14 +252,19 @@ class JournalState:
 
 
 def _pace(finished: list[str]) -> float | None:
-    """Tasks an hour over the latest RECENT finishing times (ISO, to the second)."""
+    """Tasks an hour over the latest RECENT finishing times (ISO, to the second). A gap of more than
+    PAUSE typical ones (the median, at least a second) is a pause, the run stopped or moved, and
+    counts as a typical gap: a resumed run's pace is its own, not diluted by the hours it lay still."""
     from datetime import datetime
+    from statistics import median
 
-    latest = sorted(finished)[-RECENT:]
-    if len(latest) < 2:
+    latest = sorted(datetime.fromisoformat(t).timestamp() for t in finished)[-RECENT:]
+    gaps = [later - earlier for earlier, later in zip(latest, latest[1:])]
+    if not gaps:
         return None
-    span = (datetime.fromisoformat(latest[-1]) - datetime.fromisoformat(latest[0])).total_seconds()
-    return 3600 * (len(latest) - 1) / span if span > 0 else None
+    typical = max(median(gaps), 1.0)
+    span = sum(gap if gap <= PAUSE * typical else typical for gap in gaps)
+    return 3600 * len(gaps) / span if span > 0 else None
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
