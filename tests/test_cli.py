@@ -85,6 +85,26 @@ def test_verify_saved_solution_and_reject_a_tampered_one(tmp_path):
     assert v.returncode == 1 and "INVALID" in v.stdout
 
 
+def test_verify_a_table_row(tmp_path):
+    """`verify PUZZLE TABLE.csv --n N` checks the latest finished row for N, as `table` reads it
+    back: a good row is valid, a row whose objective was edited is not, a missing one is bad input."""
+    out = tmp_path / "t.csv"
+    assert wb("table", "enigma144", "--n", "3..4", "-o", str(out)).returncode == 0
+    good = wb("verify", "enigma144", str(out), "--n", "4")
+    assert good.returncode == 0 and "valid" in good.stdout and "13 removed" in good.stdout, good.stdout
+    rows = list(csv.DictReader(out.open()))
+    rows[-1]["objective"] = "12"
+    with out.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    edited = wb("verify", "enigma144", str(out), "--n", "4")
+    assert edited.returncode == 1 and "INVALID" in edited.stdout and "does not hold" in edited.stdout
+    assert wb("verify", "enigma144", str(out), "--n", "3").returncode == 0
+    missing = wb("verify", "enigma144", str(out), "--n", "5")
+    assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
+
+
 def test_table_appends_and_resumes(tmp_path):
     out = tmp_path / "t.csv"
     p = wb("table", "enigma144", "--n", "1..4", "-o", str(out))

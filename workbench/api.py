@@ -253,9 +253,12 @@ def _read_record(file: str | Path) -> Any:
 
 
 def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params: Any) -> Verification:
-    """Check a saved solution (a `solve --json` record, or the bare solution), and every claim its
-    record makes about it (`workbench verify`); `n` and `params` override the record's."""
+    """Check a saved solution (a `solve --json` record, the bare solution, or a results table's row
+    for `n`), and every claim its record makes about it (`workbench verify`); `n` and `params`
+    override the record's."""
     p = _puzzle(puzzle)
+    if Path(file).suffix == ".csv":
+        return _verify_row(p, Path(file), n, params)
     data = _read_record(file)
     record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
     if record.get("puzzle", p.name) != p.name:
@@ -280,6 +283,37 @@ def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params:
     drawing = p.render(value, record["solution"], typed) if verdict.ok and not counting else ""
     false_claims = [] if not verdict.ok else _false_claims(p, value, record, verdict, typed, counting)
     return Verification(verdict, false_claims, drawing)
+
+
+def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, Any]) -> Verification:
+    """The table's latest finished row for n (with the options given, if any), read back under its
+    own options as `table` reads the rows it skips: its board through the checker, its claims
+    against the checker and the published values."""
+    if not path.is_file():
+        raise BadInput(f"no such file: {path}")
+    tables.check_ours(path, tables.COLUMNS)
+    value = single_n(p, n) if n is not None or not p.needs_n else None
+    if value is None and p.needs_n:
+        raise BadInput(f"{p.name}: verifying a table row needs --n")
+    setting = p.setting(p.params(params)) if params else None
+    rows = [r for r in tables.read_rows(path) if r.get("puzzle") == p.name and r.get("n") == str(value or "")
+            and setting in (None, r.get("setting") or "") and tables.finished(r)]
+    if not rows:
+        raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
+    row = rows[-1]
+    try:
+        typed = p.params({**json.loads(row.get("setting") or "{}"), **params})
+    except (ValueError, TypeError) as e:
+        return Verification(Verdict(False, f"the row's setting {row.get('setting')!r} does not read ({e})"))
+    p.validate(value, typed)
+    request = plan(p, value, row.get("solver") or None, row.get("formulation") or None, typed, None)
+    try:
+        found = stored(request, row, strict=True)
+    except BadRow as e:
+        return Verification(Verdict(False, f"the row does not hold: {e}"))
+    if found.verdict is None:
+        return Verification(Verdict(False, "the row stores no solution to check"))
+    return Verification(found.verdict, [], found.render() if found.verdict.ok and not request.counting else "")
 
 
 def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
