@@ -119,7 +119,7 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
 
 def warm_up() -> None:
     """Compile the exact search and the record hunt (numba caches them on disk)."""
-    search(1)
+    search(3)     # n = 3 has frontier tasks, so run_chunk is compiled too (search(1) had none)
     hunt.warm_up()
 
 
