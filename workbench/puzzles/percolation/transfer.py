@@ -542,6 +542,7 @@ def enumerate_count(n: int, permutation: bool = False) -> int:
 def warm_up() -> None:
     """Compile the counter and the example walk (numba caches them on disk)."""
     count_sets(3, threads=2)
+    count_sets(3, threads=2, walk=1)    # boards of 7 rows and more walk their last rows (_finish)
     example_sets(3, 1)
 
 
