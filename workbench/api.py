@@ -297,7 +297,7 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
         raise BadInput(f"{p.name}: verifying a table row needs --n")
     setting = p.setting(p.params(params)) if params else None
     rows = [r for r in tables.read_rows(path) if r.get("puzzle") == p.name and r.get("n") == str(value or "")
-            and setting in (None, r.get("setting") or "") and tables.finished(r)]
+            and (setting is None or (r.get("setting") or "") == setting) and tables.finished(r)]
     if not rows:
         raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
     row = rows[-1]
@@ -305,7 +305,6 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
         typed = p.params({**json.loads(row.get("setting") or "{}"), **params})
     except (ValueError, TypeError) as e:
         return Verification(Verdict(False, f"the row's setting {row.get('setting')!r} does not read ({e})"))
-    p.validate(value, typed)
     request = plan(p, value, row.get("solver") or None, row.get("formulation") or None, typed, None)
     try:
         found = stored(request, row, strict=True)

@@ -313,9 +313,10 @@ def certify(run: Run, time_limit: float | None) -> None:
 def _check(request: Request[Any], result: Result) -> Verdict | None:
     """The independent checker decides whether the run's solution counts at all."""
     puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
-    if result.solution is None and result.objective is not None and not counting:   # a value without a
+    if result.solution is None and result.objective is not None and not counting:
+        # a value without a solution is not an answer
         result.message = f"no solution came back for objective {clean_number(result.objective)}; " \
-                         f"{result.message}".rstrip("; ")                       # solution is not an answer
+                         f"{result.message}".rstrip("; ")
         result.objective = None
         result.status = Status.UNKNOWN if result.status == Status.FEASIBLE else Status.ERROR
     if counting:

@@ -309,7 +309,7 @@ def copy_journal(path: Path, folder: Path) -> Path:
     """A consistent copy of a journal into `folder` under its own name (SQLite's online backup, so
     a run may go on writing it meanwhile): how a long run is carried to another machine, or kept
     past the end of the disk it runs on. The copy resumes like the original, and reading it leaves
-no -wal or -shm file beside it."""
+    no -wal or -shm file beside it."""
     folder.mkdir(parents=True, exist_ok=True)
     target = folder / path.name
     if target.resolve() == path.resolve():

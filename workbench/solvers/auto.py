@@ -121,8 +121,9 @@ def race(model: Any, options: Options) -> Result:
     else:
         result = best.merge(Result(Status.UNKNOWN, message="no racer proved its answer"))
         result.solver_version = "portfolio"
-        if all(r.status == Status.ERROR for r in results.values()):    # every racer crashed: no time limit
-            result.status, result.message = Status.ERROR, "every racer died"   # was reached (best kept)
+        if all(r.status == Status.ERROR for r in results.values()):
+            # every racer crashed, so no time limit was reached: an error, as for one backend (best kept)
+            result.status, result.message = Status.ERROR, "every racer died"
     params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
     return replace(result, solver="auto", params=params, racers=figures, total_seconds=time.perf_counter() - started)
 

@@ -282,8 +282,9 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
         if worker is not None:
             worker.kill()
         result = tracker.merge(Result(Status.UNKNOWN, message=f"backend process died (exit code {code})"))
-        result.status = Status.ERROR    # even with an incumbent (kept, and checked): a crash is not a time limit,
-                                        # and `table` reruns an error row but keeps a feasible one
+        # an error even with an incumbent (kept, and checked): a crash is not a time limit, and
+        # `table` reruns an error row but keeps a feasible one
+        result.status = Status.ERROR
     result = replace(result, solver=name, params={**params, **result.params},
                      total_seconds=time.perf_counter() - started)
     if not result.solver_version and result.status != Status.ERROR:

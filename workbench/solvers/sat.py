@@ -62,5 +62,6 @@ class LinearSAT(MaxSAT):
             best, cost = sorted(chosen), sum(model.weight(e) for e in chosen)
             report(Incumbent(float(cost), floor, indicator(model, best)))
         return Result(Status.OPTIMAL, float(cost), float(cost), indicator(model, best),
-                      message=f"no hitting set below {cost} ({calls} SAT calls)",
+                      message=f"no hitting set below {cost} "
+                              + (f"({calls} SAT calls)" if calls else "(a packing of disjoint sets bounds it)"),
                       solve_seconds=time.perf_counter() - t0)
