@@ -103,6 +103,9 @@ def test_verify_a_table_row(tmp_path):
     assert wb("verify", "enigma144", str(out), "--n", "3").returncode == 0
     missing = wb("verify", "enigma144", str(out), "--n", "5")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr
+    (tmp_path / "folder.csv").mkdir()
+    folder = wb("verify", "enigma144", str(tmp_path / "folder.csv"), "--n", "4")
+    assert folder.returncode == 2 and "is a directory" in folder.stderr, folder.stderr
 
 
 def test_table_appends_and_resumes(tmp_path):

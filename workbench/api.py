@@ -290,7 +290,7 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
     own options as `table` reads the rows it skips: its board through the checker, its claims
     against the checker and the published values."""
     if not path.is_file():
-        raise BadInput(f"no such file: {path}")
+        raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
     tables.check_ours(path, tables.COLUMNS)
     value = single_n(p, n) if n is not None or not p.needs_n else None
     if value is None and p.needs_n:
