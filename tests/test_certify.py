@@ -118,3 +118,18 @@ def test_trimmed_refutations_of_random_formulas_check(seed):
     clauses = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, n_vars + 1), 3)] for _ in range(6 * n_vars)]
     proof = refutation(clauses)
     assert proof is not None and lrat.check(clauses, proof.lrat()).valid
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_certify_weighted_models_against_brute_force(seed):
+    """A weighted model (a user's, say) takes the sequential counter, each element counted its
+    weight times: the certificate must stand exactly at the lightest hitting set's weight."""
+    hs = random_instance(seed)
+    rng = random.Random(-seed)
+    hs = HittingSet(hs.n_elements, hs.sets, weights=[rng.randint(1, 4) for _ in range(hs.n_elements)])
+    lightest = min(sum(hs.weight(e) for e in range(hs.n_elements) if c[e])
+                   for c in itertools.product((0, 1), repeat=hs.n_elements)
+                   if all(any(c[e] for e in s) for s in hs.sets))
+    cert = certify(hs, lightest, 60)
+    assert cert.verdict == "VALID" and cert.lower_bound == lightest, (seed, cert)
+    assert certify(hs, lightest + 1, 60).verdict == "SATISFIABLE", seed
