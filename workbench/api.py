@@ -292,9 +292,7 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
     if not path.is_file():
         raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
     tables.check_ours(path, tables.COLUMNS)
-    value = single_n(p, n) if n is not None or not p.needs_n else None
-    if value is None and p.needs_n:
-        raise BadInput(f"{p.name}: verifying a table row needs --n")
+    value = single_n(p, n)      # the one N check: "needs --n" where the puzzle takes one
     setting = p.setting(p.params(params)) if params else None
     rows = [r for r in tables.read_rows(path) if r.get("puzzle") == p.name and r.get("n") == str(value or "")
             and (setting is None or (r.get("setting") or "") == setting) and tables.finished(r)]
