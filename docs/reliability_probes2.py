@@ -509,10 +509,11 @@ PROBES: dict[str, Callable[[], Verdict]] = {
 }
 
 
-if __name__ == "__main__":
+def main(probes: dict[str, Callable[[], Verdict]]) -> None:
+    """Run the probes whose names hold the filter (argv[1]), a line each, then the totals."""
     only = sys.argv[1] if len(sys.argv) > 1 else ""
     tally = {HELD: 0, BROKE: 0, MISLED: 0, SKIPPED: 0}
-    for name, probe in PROBES.items():
+    for name, probe in probes.items():
         if only not in name:
             continue
         began = time.time()
@@ -525,3 +526,7 @@ if __name__ == "__main__":
         print(f"{verdict:6}  {name}  ({time.time() - began:.1f} s)", flush=True)
     print(f"{tally[HELD]} held, {tally[BROKE]} broke, {tally[MISLED]} misled, of {sum(tally.values())}"
           + (f" ({tally[SKIPPED]} skipped: not meaningful as root)" if tally[SKIPPED] else ""))
+
+
+if __name__ == "__main__":
+    main(PROBES)
