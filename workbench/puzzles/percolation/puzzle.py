@@ -149,8 +149,10 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
 
     def showcase_cases(self) -> list[ShowcaseCase]:
         """The recursion (a(11..20) are the workbench's own), the transfer matrix's second,
-        independent count, and the permutation variant."""
-        return [ShowcaseCase(self.name, "1..20"), ShowcaseCase(self.name, "1..9", params={"counter": "transfer"}),
+        independent count (to a(8), about 5 s; a(9), minutes, is a bench case), and the permutation
+        variant."""
+        return [ShowcaseCase(self.name, "1..20"),
+                ShowcaseCase(self.name, "1..8", params={"counter": "transfer"}, time_limit=120.0),
                 ShowcaseCase(self.name, "1..10", params={"permutation": True})]
 
     def pictures(self) -> list[Picture]:
