@@ -75,15 +75,16 @@ def test_showcase_recomputes_into_its_own_folder_and_sums_up(tmp_path):
 
 def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     rows = workbench.table("enigma144", "3..4", results_dir=tmp_path)
-    assert not any(showcase.differs_from_proven(run) for run in rows)
-    line = showcase.summary(showcase.Case("enigma144", "3..4"), rows)
+    line = showcase.summary(showcase.Done(showcase.Case("enigma144", "3..4"), rows))
     assert (line["workbench"], line["published"], line["match"], line["proven"]) == ("8 13", "8 13", "2/2", "2/2")
+    assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3..4"), rows)])[1] == 0
     # a stored row one match short: the checker rejects it, so it is no answer and the job fails
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
     tampered = pipeline.stored(pipeline.plan("enigma144", 3),
                                {**row, "objective": "7", "solution": json.dumps(solution[1:])})
-    assert not tampered.verified and tampered.value is None and showcase.differs_from_proven(tampered)
+    assert not tampered.verified and tampered.value is None and showcase.outcome(tampered) == "differs"
+    assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3"), [tampered])])[1] == 1
 
 
 def test_api_records_are_the_cli_records(tmp_path):
@@ -131,8 +132,8 @@ def test_plot_writes_the_pictures_the_readme_shows(tmp_path):
 
 def test_summary_table_has_the_columns_the_issue_asks_for(tmp_path):
     rows = workbench.table("magic15", None, results_dir=tmp_path)
-    line = showcase.summary(showcase.Case("magic15", None), rows)
-    assert list(line) == ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend"]
+    line = showcase.summary(showcase.Done(showcase.Case("magic15", None), rows))
+    assert list(line) == ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend", "notes"]
     assert (line["workbench"], line["published"], line["match"], line["backend"]) == ("35", "35", "1/1", "search")
     with (tmp_path / "magic15.csv").open() as f:
         assert next(csv.DictReader(f))["verified"] == "True"
