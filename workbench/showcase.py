@@ -85,7 +85,8 @@ def run_case(case: Case, planned: TablePlan, settings: Options,
     return done
 
 
-def time_limit(run: Run) -> str:
+def _limit(run: Run) -> str:
+    """The time limit the run was given, as the summary says it."""
     seconds = run.result.params.get("time_limit")
     return f"{seconds:g} s" if isinstance(seconds, (int, float)) else "its time limit"
 
@@ -93,7 +94,7 @@ def time_limit(run: Run) -> str:
 def _note(run: Run) -> str:
     """What the summary says of a run that did not match."""
     kind = outcome(run)
-    text = {NOT_FINISHED: f"not finished within {time_limit(run)}", ERROR: "backend error",
+    text = {NOT_FINISHED: f"not finished within {_limit(run)}", ERROR: "backend error",
             DIFFERS: run.match or "checker rejected"}.get(kind, run.match)
     return f"N={run.n}: {text}" if run.n is not None else text
 
@@ -115,7 +116,7 @@ def summary(done: Done) -> dict[str, Any]:
     (a run that did not finish shows none), the matches and what else happened."""
     runs = done.runs
     with_published = [run for run in runs if run.published is not None]
-    notes = [_note(run) for run in runs if outcome(run) not in (MATCHED, "") or outcome(run) == "" and run.match]
+    notes = [_note(run) for run in runs if outcome(run) != MATCHED and (outcome(run) or run.match)]
     if done.not_run:
         notes.append(f"N={_span(done.not_run)}: not run")
     return {
@@ -142,7 +143,7 @@ def verdict(tables: list[Done]) -> tuple[list[str], int]:
              + (f"; {run.result.message}" if run.result.message else "") for run in differs]
     lines += [f"ERROR: {run.puzzle} N={run.n} with {run.solver}: {run.result.message or 'the backend failed'}"
               for run in errors]
-    lines += [f"not finished within {time_limit(run)}: {done.case.name} N={run.n}"
+    lines += [f"not finished within {_limit(run)}: {done.case.name} N={run.n}"
               + (f" (N={_span(done.not_run)} not run)" if done.not_run else "") for done, run in unfinished]
     if differs:
         lines.append(f"{len(differs)} answer(s) differ from the proven published values")
