@@ -65,9 +65,9 @@ def test_showcase_recomputes_into_its_own_folder_and_sums_up(tmp_path):
     p = wb("showcase", "--puzzle", "enigma144", "--results-dir", str(tmp_path / "run"), cwd=tmp_path)
     assert p.returncode == 0, p.stdout + p.stderr
     rows = read_rows(tmp_path / "run" / "enigma144.csv")
-    assert [int(r["objective"]) for r in rows] == [1, 4, 8, 13, 20, 29, 39, 50, 63, 78, 94, 111]
+    assert [int(r["objective"]) for r in rows] == [1, 4, 8, 13, 20, 29, 39, 50, 63, 78, 94]
     summary = read_rows(tmp_path / "run" / "summary.csv")
-    assert summary[0]["match"] == "10/10" and summary[0]["proven"] == "12/12"
+    assert summary[0]["match"] == "10/10" and summary[0]["proven"] == "11/11" and summary[0]["notes"] == ""
     assert "every proven published value matched" in p.stdout
     assert all(len(line) <= 80 for line in p.stdout.splitlines() if not line.startswith("N=") and "run" not in line)
     assert {f: f.read_bytes() for f in (ROOT / "results").glob("*.csv")} == before
@@ -75,15 +75,16 @@ def test_showcase_recomputes_into_its_own_folder_and_sums_up(tmp_path):
 
 def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     rows = workbench.table("enigma144", "3..4", results_dir=tmp_path)
-    assert not any(showcase.differs_from_proven(run) for run in rows)
-    line = showcase.summary(showcase.Case("enigma144", "3..4"), rows)
+    line = showcase.summary(showcase.Done(showcase.Case("enigma144", "3..4"), rows))
     assert (line["workbench"], line["published"], line["match"], line["proven"]) == ("8 13", "8 13", "2/2", "2/2")
+    assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3..4"), rows)])[1] == 0
     # a stored row one match short: the checker rejects it, so it is no answer and the job fails
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
     tampered = pipeline.stored(pipeline.plan("enigma144", 3),
                                {**row, "objective": "7", "solution": json.dumps(solution[1:])})
-    assert not tampered.verified and tampered.value is None and showcase.differs_from_proven(tampered)
+    assert not tampered.verified and tampered.value is None and showcase.outcome(tampered) == "differs"
+    assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3"), [tampered])])[1] == 1
 
 
 def test_api_records_are_the_cli_records(tmp_path):
@@ -131,8 +132,8 @@ def test_plot_writes_the_pictures_the_readme_shows(tmp_path):
 
 def test_summary_table_has_the_columns_the_issue_asks_for(tmp_path):
     rows = workbench.table("magic15", None, results_dir=tmp_path)
-    line = showcase.summary(showcase.Case("magic15", None), rows)
-    assert list(line) == ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend"]
+    line = showcase.summary(showcase.Done(showcase.Case("magic15", None), rows))
+    assert list(line) == ["puzzle", "N", "workbench", "published", "match", "proven", "seconds", "backend", "notes"]
     assert (line["workbench"], line["published"], line["match"], line["backend"]) == ("35", "35", "1/1", "search")
     with (tmp_path / "magic15.csv").open() as f:
         assert next(csv.DictReader(f))["verified"] == "True"

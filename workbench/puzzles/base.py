@@ -332,6 +332,7 @@ class ShowcaseCase:
     n: str | None                     # the table's N, as on the command line
     solver: str | None = None         # None: the puzzle's default
     params: dict[str, Any] = field(default_factory=dict)
+    time_limit: float = 60.0          # seconds per run: several times its slowest row's on 2 quiet cores
 
     @property
     def name(self) -> str:
