@@ -48,11 +48,12 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         if case.certify is not None and run.verified:
             pipeline.certify(run, case.certify)
         row = _row(case, run)
+        console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
+                      f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
         append_row(path, row, COLUMNS)
         if case.store and finished(table_row := row_from_record(run.record())):
             append_row(RESULTS / f"{run.table_key}.csv", table_row)
-        console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
-                      f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
+        run.answer_kept()
         proven = run.result.status == Status.COMPLETE if run.request.counting else \
             run.result.status == Status.OPTIMAL and run.verified
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):

@@ -16,6 +16,7 @@ from .checks import applicable
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
+from .search.tasks import remove_finished
 from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
@@ -89,6 +90,13 @@ class Run:
     @property
     def seconds(self) -> float:
         return round(self.result.total_seconds + self.generate_seconds, 3)
+
+    def answer_kept(self) -> None:
+        """Called once the answer is kept (its row written, printed, or handed to the API's caller):
+        the finished journals of its searches go only now, so that a run that fails to keep its
+        answer (a row that cannot be written) reruns from them in seconds."""
+        remove_finished(self.result.journals)
+        self.result.journals = []
 
     def render(self) -> str:
         """The solution drawn as text, as `solve` prints it."""
