@@ -24,7 +24,8 @@ from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
 __all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare", "count",
-           "disagreements", "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request", "verify"]
+           "disagreements", "n_values", "request", "run", "run_table", "single_n", "solve", "table",
+           "table_request", "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"

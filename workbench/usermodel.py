@@ -387,9 +387,9 @@ def _named(mf: ModelFile, values: list[int]) -> Any:
 
 def command(args: Any, name: str, ui: Any) -> int:
     """`solve`, `compare` or `bench` with --model FILE: the file on the backends named, else on every
-    backend here that takes its kind. `ui` is the command line module (its consoles, writable() and
-    disagreements()), handed in so that this module does not import it."""
-    from . import api, frames, tables
+    backend here that takes its kind. `ui` is the command line module (its consoles), handed in
+    so that this module does not import it."""
+    from . import api, checks, frames, tables
 
     cli = ui
     puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
@@ -412,8 +412,9 @@ def command(args: Any, name: str, ui: Any) -> int:
         require(solver)
     output = Path(args.output) if getattr(args, "output", None) else \
         Path(getattr(args, "results_dir", "results")) / f"compare-model-{mf.path.stem}.csv"
-    if name != "solve":
-        cli.writable(output)
+    if name != "solve":      # the one output check `table` makes, before the first backend runs
+        from .bench import COLUMNS as BENCH_COLUMNS
+        checks.table_file(output, BENCH_COLUMNS if name == "bench" else tables.COLUMNS)
     options = Options(time_limit=args.time_limit, threads=args.threads, seed=getattr(args, "seed", 0),
                       verbose=getattr(args, "verbose", False))
     runs = []

@@ -217,6 +217,15 @@ class Journal:
         self._remove()
         self.path.with_suffix(".lock").unlink(missing_ok=True)
 
+    def _remove(self) -> None:
+        _unlink(self.path)
+
+
+def _unlink(path: Path) -> None:
+    """A journal's database with its WAL files (not its lock)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
 
 def remove_finished(paths: Sequence[str]) -> None:
     """The finished journals of a run whose answer is now kept, removed under their locks (one
@@ -227,13 +236,8 @@ def remove_finished(paths: Sequence[str]) -> None:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 continue
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            _unlink(path)
             path.with_suffix(".lock").unlink(missing_ok=True)
-
-    def _remove(self) -> None:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
