@@ -517,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
-    except OSError as e:       # say, a disk that filled up during a table: the rows written are whole
+    except OSError as e:       # say, a disk that filled up during compare or bench: the rows written are whole
         sys.stderr.write(f"workbench: error: {e}\n")
         return 1
     except KeyboardInterrupt:
