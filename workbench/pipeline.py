@@ -224,9 +224,11 @@ class _BuildCut(Exception):
 
 @contextlib.contextmanager
 def _time_box(seconds: float | None) -> Iterator[None]:
-    """_BuildCut once `seconds` pass inside the block (SIGALRM, so the main thread only: elsewhere,
-    say an API call from a thread, the build is not cut and the backend gets what is left)."""
-    if seconds is None or threading.current_thread() is not threading.main_thread():
+    """_BuildCut once `seconds` pass inside the block (SIGALRM, so the main thread only, and only
+    where the caller has no alarm of its own: elsewhere the build is not cut and the backend gets
+    what is left)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() \
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
         yield
         return
 
