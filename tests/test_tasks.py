@@ -29,6 +29,7 @@ from workbench.search.tasks import (
     executor,
     fan_out,
     journal_log,
+    remove_finished,
     run,
     survey,
     window,
@@ -87,8 +88,8 @@ def test_a_journal_gives_back_a_witness_with_its_types(tmp_path):
 
 def test_inside_a_journal_log_a_finished_journal_waits_for_the_answer(tmp_path):
     """A run that fails after its search (making its answer) keeps the finished journal, and the
-    rerun answers from it without searching; a run that ends well removes it, and says what it
-    resumed."""
+    rerun answers from it without searching; it says what it resumed, and the journal goes only
+    when the answer's keeper calls remove_finished."""
     with pytest.raises(RuntimeError), journal_log():
         run(split(), Settings(threads=2, runs=tmp_path))
         raise RuntimeError("the answer could not be made")
@@ -99,6 +100,8 @@ def test_inside_a_journal_log_a_finished_journal_waits_for_the_answer(tmp_path):
         assert time.perf_counter() - began < 2.0                      # 80 tasks of 0.5 s each: not run again
     assert (again.best, again.positions, again.complete) == (19997, 20000, True)
     assert len(log.notes) == 1 and log.notes[0].startswith("resumed from its journal: 80 of 80 tasks were done")
+    assert len(list(tmp_path.glob("*.sqlite"))) == 1 and len(log.finished) == 1
+    remove_finished(log.finished)
     assert not list(tmp_path.iterdir())
 
 

@@ -23,8 +23,9 @@ from .solvers import canonical, known, require
 from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
-__all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "count", "disagreements",
-           "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request", "verify"]
+__all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare", "count",
+           "disagreements", "n_values", "request", "run", "run_table", "single_n", "solve", "table",
+           "table_request", "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
@@ -83,7 +84,7 @@ def solve(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
     """One run, checked: `workbench solve`. `cluster` and `fresh` as the command's --cluster and
     --fresh (native searches)."""
     settings = checks.options(time_limit, threads, seed, cluster=cluster, fresh=fresh)
-    return run(request(puzzle, n, solver, formulation, Optimise(), params, settings), settings)
+    return _handed_over(run(request(puzzle, n, solver, formulation, Optimise(), params, settings), settings))
 
 
 def count(puzzle: str, n: int | None = None, solver: str | None = None, time_limit: float = 60.0,
@@ -92,7 +93,23 @@ def count(puzzle: str, n: int | None = None, solver: str | None = None, time_lim
     """Count the solutions (`workbench count`); `show` keeps that many examples, all checked."""
     settings = checks.options(time_limit, threads, seed)
     question = Count(checks.given("show", checks.SHOW, show))
-    return run(request(puzzle, n, solver, formulation, question, params, settings), settings)
+    return _handed_over(run(request(puzzle, n, solver, formulation, question, params, settings), settings))
+
+
+def _handed_over(done: Run) -> Run:
+    """A run returned to the caller, who keeps its answer now: its finished journals go."""
+    done.answer_kept()
+    return done
+
+
+class RowNotStored(BadInput):
+    """A table's run answered, but its row could not be written (a full disk, a file made
+    unwritable meanwhile): its answer went to on_row first and its search's journal is kept, so a
+    rerun stores it in seconds. `runs`: the table's runs so far, this one last."""
+
+    def __init__(self, message: str, runs: list[Run]) -> None:
+        super().__init__(message)
+        self.runs = runs
 
 
 @dataclass
@@ -147,12 +164,21 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
         if done is None:
             done = run(req, settings)
             new = tables.row_from_record(done.record())
-            if not tables.finished(new):
-                note = "not stored: a rerun tries it again"
-            elif tables.append_row(planned.path, new, once=not redo and not redone):
-                note = ""
-            else:
-                note = "not stored: another run stored this N meanwhile"
+            try:
+                if not tables.finished(new):
+                    note = "not stored: a rerun tries it again"
+                elif tables.append_row(planned.path, new, once=not redo and not redone):
+                    note = ""
+                else:
+                    note = "not stored: another run stored this N meanwhile"
+            except (OSError, tables.NotOurs) as e:
+                runs.append(done)
+                why = f"cannot write its row to {planned.path}: {getattr(e, 'strerror', None) or e}"
+                if on_row:
+                    on_row(done, f"NOT STORED ({why})")
+                kept = "; its search's journal is kept, so a rerun stores it in seconds" if done.result.journals else ""
+                raise RowNotStored(f"{done.puzzle} n = {done.n}: {why}{kept}", runs) from None
+            done.answer_kept()
             note = "; ".join(x for x in (redone, note) if x)
         runs.append(done)
         if on_row:
@@ -198,6 +224,7 @@ def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str],
         runs.append(run(req, settings))
         if on_run:
             on_run(runs[-1])
+        runs[-1].answer_kept()
     return runs
 
 

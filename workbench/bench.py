@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from . import pipeline
+from .checks import table_file
 from .models.core import OPTIMISE, Count
 from .puzzles import available
 from .puzzles.base import BadInput, BenchCase, Puzzle
@@ -39,25 +40,35 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "check_seconds": round(cert["check_seconds"] + cert["drup_seconds"], 3) if cert else ""}
 
 
+def _request(case: BenchCase, n: int | None) -> pipeline.Request:
+    question = Count() if case.count else OPTIMISE
+    return pipeline.plan(case.puzzle, n, case.solver, case.formulation, case.params, question)
+
+
 def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) -> None:
     n = case.n
     while True:
-        request = pipeline.plan(case.puzzle, n, case.solver, case.formulation, case.params,
-                                Count() if case.count else OPTIMISE)
+        request = _request(case, n)
         run = pipeline.solve(request, Options(time_limit=case.time_limit, threads=threads))
         if case.certify is not None and run.verified:
             pipeline.certify(run, case.certify)
         row = _row(case, run)
-        append_row(path, row, COLUMNS)
-        if case.store and finished(table_row := row_from_record(run.record())):
-            append_row(RESULTS / f"{run.table_key}.csv", table_row)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
                       f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
+        append_row(path, row, COLUMNS)
+        if case.store and finished(table_row := row_from_record(run.record())):
+            append_row(_stored_table(request), table_row)
+        run.answer_kept()
         proven = run.result.status == Status.COMPLETE if run.request.counting else \
             run.result.status == Status.OPTIMAL and run.verified
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return
         n += 1
+
+
+def _stored_table(request: pipeline.Request) -> Path:
+    """The results table a `store` case adds its row to (a second computation)."""
+    return RESULTS / f"{request.variant}.csv"
 
 
 def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str | None, path: Path,
@@ -71,6 +82,9 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
              and (not ns or case.n in ns)]
     if not cases:
         raise BadInput("no bench case matches these --puzzle, --solver, --label and --n")
+    for case in cases:       # the results tables that cases store rows in, checked before the first runs
+        if case.store:
+            table_file(_stored_table(_request(case, case.n)))
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         job = bar.add_task("bench cases", total=len(cases))

@@ -266,6 +266,7 @@ def cmd_solve(args, count: bool = False) -> int:
         puzzle.png(n, run.solution, str(png), run.params)
         if not args.json:
             out.print(f"drawing written to {png}")
+    run.answer_kept()
     return 0 if run.result.status != Status.ERROR else 1
 
 
@@ -292,8 +293,13 @@ def cmd_table(args) -> int:
                                           output=args.output, results_dir=args.results_dir, settings=_options(args),
                                           **_given(args, puzzle))
     path = planned.path
-    with _rows_printed(f"{path.stem} with {planned.solver}", len(planned.requests), args.json) as show:
-        runs = api.run_table(planned, settings, args.redo, show)
+    try:
+        with _rows_printed(f"{path.stem} with {planned.solver}", len(planned.requests), args.json) as show:
+            runs = api.run_table(planned, settings, args.redo, show)
+    except api.RowNotStored as e:       # the answer first (as rows are printed), then the error line
+        if args.json:
+            print(json.dumps([run.record() for run in e.runs], default=str))
+        raise
     if args.json:
         print(json.dumps([run.record() for run in runs], default=str))
     else:
@@ -511,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
-    except OSError as e:       # say, a disk that filled up during a table: the rows written are whole
+    except OSError as e:       # say, a disk that filled up during compare or bench: the rows written are whole
         sys.stderr.write(f"workbench: error: {e}\n")
         return 1
     except KeyboardInterrupt:

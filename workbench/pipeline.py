@@ -5,9 +5,13 @@ params, the backend, the formulation and the question); everything after it take
 so no later step looks the puzzle up or parses its parameters again."""
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import signal
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic
@@ -16,9 +20,12 @@ from .checks import applicable
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
+from .search.tasks import remove_finished
 from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
+
+TIME_LIMIT_MIN = 0.01       # the least time limit a backend is given (the --time-limit flag's least)
 
 
 @dataclass(frozen=True)
@@ -89,6 +96,13 @@ class Run:
     @property
     def seconds(self) -> float:
         return round(self.result.total_seconds + self.generate_seconds, 3)
+
+    def answer_kept(self) -> None:
+        """Called once the answer is kept (its row written, printed, or handed to the API's caller):
+        the finished journals of its searches go only now, so that a run that fails to keep its
+        answer (a row that cannot be written) reruns from them in seconds."""
+        remove_finished(self.result.journals)
+        self.result.journals = []
 
     def render(self) -> str:
         """The solution drawn as text, as `solve` prints it."""
@@ -204,13 +218,54 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
     return Request(p, n, typed, chosen, formulation, question)
 
 
+class _BuildCut(Exception):
+    """The time limit ran out while the model was being built."""
+
+
+@contextlib.contextmanager
+def _time_box(seconds: float | None) -> Iterator[None]:
+    """_BuildCut once `seconds` pass inside the block (SIGALRM, so the main thread only, and only
+    where the caller has no alarm of its own: elsewhere the build is not cut and the backend gets
+    what is left)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread() \
+            or signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+        yield
+        return
+
+    def cut(signum: int, frame: Any) -> None:
+        raise _BuildCut
+
+    previous = signal.signal(signal.SIGALRM, cut)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def solve(request: Request[Any], options: Options) -> Run:
-    """The request run end to end: build, solve in a worker, decode, check."""
+    """The request run end to end: build, solve in a worker, decode, check. The time limit covers
+    the build too: the backend gets what the build left, and a build that uses it all up is cut
+    (status unknown, no backend run)."""
     puzzle, n, params, counting = request.puzzle, request.n, request.params, request.counting
     t0 = time.perf_counter()
-    built = puzzle.build(n, request.formulation, params)
+    built = None
+    try:
+        with _time_box(options.time_limit):
+            built = puzzle.build(n, request.formulation, params)
+    except _BuildCut:
+        pass
     generated = time.perf_counter() - t0
-    result = run_backend(request.solver, built.model, options, request.question)
+    left = None if options.time_limit is None else options.time_limit - generated
+    if built is None or (left is not None and left < TIME_LIMIT_MIN):
+        result = Result(Status.UNKNOWN, solver=request.solver, total_seconds=0.0,
+                        params=dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed),
+                        message=f"the time limit ({options.time_limit:g} s) was reached while the model was "
+                                f"being built ({generated:.1f} s): no backend ran")
+        return Run(request, result, None, published(puzzle.table_key(params, request.formulation), n), generated)
+    result = run_backend(request.solver, built.model, replace(options, time_limit=left), request.question)
+    result.params["time_limit"] = options.time_limit       # the run's own limit, not what the build left
     if counting:
         if result.examples is None and result.values is not None:
             result.examples = [built.decode(v) for v in result.values]

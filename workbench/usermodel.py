@@ -47,8 +47,13 @@ class ModelFile:
         return f"model:{self.path.name}"
 
 
-def read(path: str | Path, data: str | Path | None = None) -> ModelFile:
-    """The file as a model kind of the workbench; bad or unreadable files are BadInput."""
+class CompileCut(Exception):
+    """The time limit ran out while MiniZinc compiled the file: no model, no backend run."""
+
+
+def read(path: str | Path, data: str | Path | None = None, time_limit: float | None = None) -> ModelFile:
+    """The file as a model kind of the workbench; bad or unreadable files are BadInput. MiniZinc's
+    compilation is part of the run: `time_limit` bounds it (CompileCut)."""
     path = Path(path)
     kind = KINDS.get(path.suffix.lower())
     if kind is None:
@@ -60,7 +65,8 @@ def read(path: str | Path, data: str | Path | None = None) -> ModelFile:
                                              else "no such file"))
     if kind == "wcnf":
         return _read_wcnf(path)
-    found = _read_minizinc(path, Path(data) if data else None) if kind == "mzn" else _read_by_highs(path, kind)
+    found = _read_minizinc(path, Path(data) if data else None, time_limit) if kind == "mzn" else \
+        _read_by_highs(path, kind)
     # A user's model comes with no search of its own for a CP backend; the one it would get, a complete
     # search without a relaxation, finds 31 on Enigma 144 N = 6 in 300 s where neighbourhoods find the
     # optimum 29 at once (docs/backends.md). The price: such a run proves no optimum.
@@ -137,16 +143,19 @@ FZN_CONSTRAINT = re.compile(r"^constraint\s+(\w+)\((.*)$")
 FZN_SOLVE = re.compile(r"^solve\b.*?\b(minimize|maximize|satisfy)\s*(\w*)\s*;$")
 
 
-def _read_minizinc(path: Path, data: Path | None) -> ModelFile:
+def _read_minizinc(path: Path, data: Path | None, time_limit: float | None) -> ModelFile:
     """MiniZinc's linear library flattens the model to linear FlatZinc, read here into a LinearModel."""
     with tempfile.TemporaryDirectory() as tmp:
         fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
         cmd = ["minizinc", "-c", "-G", "linear", str(path), *([str(data)] if data else []),
                "--fzn", str(fzn), "--ozn", str(ozn)]
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
         except OSError as e:
             raise BadInput(f"--model {path}: MiniZinc cannot run ({e})") from None
+        except subprocess.TimeoutExpired:
+            raise CompileCut(f"{path.name}: status unknown: the time limit ({time_limit:g} s) was reached while "
+                             f"MiniZinc compiled it; no backend ran") from None
         if out.returncode != 0 or not fzn.exists():
             said = [x.replace("Error: ", "").strip() for x in out.stderr.splitlines() if x.startswith("Error")]
             raise BadInput(f"--model {path}: MiniZinc cannot compile it ({said[0] if said else out.returncode})")
@@ -387,9 +396,9 @@ def _named(mf: ModelFile, values: list[int]) -> Any:
 
 def command(args: Any, name: str, ui: Any) -> int:
     """`solve`, `compare` or `bench` with --model FILE: the file on the backends named, else on every
-    backend here that takes its kind. `ui` is the command line module (its consoles, writable() and
-    disagreements()), handed in so that this module does not import it."""
-    from . import api, frames, tables
+    backend here that takes its kind. `ui` is the command line module (its consoles), handed in
+    so that this module does not import it."""
+    from . import api, checks, frames, tables
 
     cli = ui
     puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
@@ -404,7 +413,12 @@ def command(args: Any, name: str, ui: Any) -> int:
         named = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if name == "solve" and not named:
         raise BadInput("solve --model needs --solver (compare --model runs every backend that takes it)")
-    mf = read(args.model, args.data)
+    try:
+        mf = read(args.model, args.data, args.time_limit)
+    except CompileCut as e:      # a run that reached its time limit: its status, not an error
+        print(json.dumps({"model": str(args.model), "status": "unknown", "message": str(e)})
+              if getattr(args, "json", False) else e)
+        return 0
     solvers = backends_for(mf, named)
     if not solvers:
         raise BadInput(f"no backend here takes a {mf.kind} model")
@@ -412,8 +426,9 @@ def command(args: Any, name: str, ui: Any) -> int:
         require(solver)
     output = Path(args.output) if getattr(args, "output", None) else \
         Path(getattr(args, "results_dir", "results")) / f"compare-model-{mf.path.stem}.csv"
-    if name != "solve":
-        cli.writable(output)
+    if name != "solve":      # the one output check `table` makes, before the first backend runs
+        from .bench import COLUMNS as BENCH_COLUMNS
+        checks.table_file(output, BENCH_COLUMNS if name == "bench" else tables.COLUMNS)
     options = Options(time_limit=args.time_limit, threads=args.threads, seed=getattr(args, "seed", 0),
                       verbose=getattr(args, "verbose", False))
     runs = []

@@ -203,11 +203,12 @@ class Journal:
 
     def close(self, finished: bool = False) -> None:
         """A finished search leaves no journal: its answer goes to the results, and a rerun of the
-        command then searches again rather than replay. Inside journal_log the removal waits for the
-        run's answer, so that a failure after the search costs no work."""
+        command then searches again rather than replay. Inside journal_log the removal is left to
+        whoever keeps the answer (remove_finished, once its row is written), so that a failure
+        after the search costs no work."""
         self.db.close()
         if finished and (log := _log.get()) is not None:
-            log.finished.append(self)
+            log.finished.append(str(self.path.resolve()))
         elif finished:
             self.remove()             # (while the lock is still held, as before)
         self._lock.close()
@@ -217,8 +218,26 @@ class Journal:
         self.path.with_suffix(".lock").unlink(missing_ok=True)
 
     def _remove(self) -> None:
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        _unlink(self.path)
+
+
+def _unlink(path: Path) -> None:
+    """A journal's database with its WAL files (not its lock)."""
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
+def remove_finished(paths: Sequence[str]) -> None:
+    """The finished journals of a run whose answer is now kept, removed under their locks (one
+    that a run holds again meanwhile is left to it)."""
+    for path in map(Path, paths):
+        with open(path.with_suffix(".lock"), "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue
+            _unlink(path)
+            path.with_suffix(".lock").unlink(missing_ok=True)
 
 
 @dataclass(frozen=True)
@@ -365,26 +384,25 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
 @dataclass
 class JournalLog:
     """What the journals of one run's searches leave for its answer: notes (a run that resumed from
-    a journal says so, and how much work earlier runs, here or elsewhere, had done), and the
-    finished journals, removed once the answer is made."""
+    a journal says so, and how much work earlier runs, here or elsewhere, had done), and the paths
+    of the finished journals, for remove_finished once the answer is kept."""
 
     notes: list[str] = field(default_factory=list)
-    finished: list[Journal] = field(default_factory=list)
+    finished: list[str] = field(default_factory=list)
 
 
 @contextlib.contextmanager
 def journal_log() -> Iterator[JournalLog]:
-    """The journal log of the searches run inside. Their finished journals are removed only when
-    the block ends without an exception: a run that fails after its search (making its answer,
-    say) reruns from the journal in seconds instead of searching again."""
+    """The journal log of the searches run inside. Their finished journals stay until the answer
+    is kept (its row written, or printed) and the keeper calls remove_finished: a run that fails
+    after its search (writing its row, say) reruns from the journal in seconds instead of
+    searching again."""
     log = JournalLog()
     token = _log.set(log)
     try:
         yield log
     finally:
         _log.reset(token)
-    for journal in log.finished:
-        journal.remove()
 
 
 class SchedulerUnreachable(Exception):

@@ -85,6 +85,7 @@ class Result:
     positions: int | None = None  # the boards a native search visited (its work, machine-independent)
     racers: list[RacerResult] | None = None     # a portfolio run's racers, each as it ended
     certificate: Certificate | None = None      # the lower bound's DRUP certificate (solve --certify)
+    journals: list[str] = field(default_factory=list)   # finished searches' journals: removed once the answer is kept
 
     @property
     def proven(self) -> bool:

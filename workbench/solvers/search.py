@@ -72,12 +72,13 @@ class NativeSearch(Backend):
     def _run(self, model: NativeTask, options: Options, report: Report, question: Question) -> Result:
         started = time.perf_counter()
         try:
-            with journal_log() as log:        # (finished journals go once the answer is made)
+            with journal_log() as log:        # finished journals stay until the parent keeps the answer
                 out = _function(model.entry)(model.n, model.params, options,
                                              lambda part: report(incumbent(part, question)), question)
                 answer = result(out, question)
         except Refused as e:
             return Result(Status.ERROR, message=str(e))
         answer.message = "; ".join(filter(None, [answer.message, *log.notes]))
+        answer.journals = log.finished
         answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
         return answer
