@@ -77,9 +77,11 @@ def write_mps(model: Model, folder: str | Path) -> MpsInput:
     prob, xs = to_pulp(bare)
     path = Path(folder) / "model.mps"
     prob.writeMPS(str(path))
-    # PuLP writes no bound for an integer column without an upper one, and glpsol then takes
-    # [0, 1] (the old MPS default for integer columns): PL says "no upper bound" to every reader
-    unbounded = [f" PL BND {x.name}" for x, v in zip(xs, flat.vars) if v.integer and not math.isfinite(v.ub)]
+    # PuLP writes only LO for an integer column with a lower bound and no upper one, and glpsol then
+    # takes [LO, 1] (the old MPS default for integer columns): PL says "no upper bound" to every
+    # reader (a free column PuLP writes as FR, which glpsol takes whole and allows nothing after)
+    unbounded = [f" PL BND {x.name}" for x, v in zip(xs, flat.vars)
+                 if v.integer and math.isfinite(v.lb) and not math.isfinite(v.ub)]
     if unbounded:
         text = path.read_text()
         lines = ([] if "\nBOUNDS\n" in text else ["BOUNDS"]) + unbounded
