@@ -196,7 +196,7 @@ def malformed(draw, records: dict[str, dict]) -> tuple[str, bytes]:
         rec[draw(st.sampled_from(["objective", "bound"]))] = draw(not_a_number)
     elif how == "status":
         rec["status"] = draw(words.filter(lambda t: t not in ("optimal", "feasible", "infeasible", "unknown",
-                                                              "error")))
+                                                              "error", "unsupported")))
     elif how == "solution":
         rec["solution"] = draw(junk)
     else:              # one element or field of the solution replaced by junk of the wrong kind

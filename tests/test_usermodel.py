@@ -155,3 +155,48 @@ def test_bench_model_appends_rows(files, tmp_path):
 def test_bad_model_requests_are_one_line_and_exit_2(argv, needle):
     p = wb(*argv)
     assert p.returncode == 2 and needle in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+CORPUS = "tests/models"
+
+
+def test_issue_continuous_lp_is_solved_as_written_and_checked_with_tolerances():
+    """The issue: `solve --model cont.lp --solver highs` said optimal 3, verified; glpsol says 3.25."""
+    p = wb("solve", "--model", f"{CORPUS}/cont_max.lp", "--solver", "highs", "--json")
+    rec = json.loads(p.stdout)
+    claims = (rec["status"], rec["objective"], rec["verified"], rec["recomputed_objective"])
+    assert claims == ("optimal", 3.25, True, 3.25)
+    assert "feasibility 1e-06 relative, integrality 1e-06" in rec["check"]
+    assert rec["solution"] == {"x": 2.5, "y": 0.75}
+
+
+def test_compare_plain_lp_marks_cpsat_unsupported_and_the_rest_prove_one_and_a_half(tmp_path):
+    out = tmp_path / "c.csv"
+    p = wb("compare", "--model", f"{CORPUS}/lp_half.lp", "--solvers", "highs,glpk,cpsat,lpsolve", "--time-limit", "20",
+           "-o", str(out))
+    assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
+    rows = {r["solver"]: r for r in csv.DictReader(open(out))}
+    assert rows["cpsat"]["status"] == "unsupported" and rows["cpsat"]["verified"] == "False"
+    assert "CP-SAT takes no continuous variables" in p.stdout
+    for solver in ("highs", "glpk", "lpsolve"):
+        row = rows[solver]
+        assert (row["status"], row["objective"], row["verified"]) == ("optimal", "1.5", "True")
+
+
+@pytest.mark.parametrize("name,needle", [("quadratic.lp", "quadratic"), ("semicontinuous.lp", "semi-continuous"),
+                                         ("sos.lp", "SOS")])
+def test_what_a_linear_model_cannot_say_is_refused_by_name(name, needle):
+    p = wb("solve", "--model", f"{CORPUS}/{name}", "--solver", "highs")
+    assert p.returncode == 2 and needle in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert p.stdout == ""
+
+
+def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():
+    p = wb("solve", "--model", f"{CORPUS}/pulp_sense_comment.mps", "--solver", "highs", "--json")
+    assert "*SENSE:Maximize" in p.stderr and "minimisation" in p.stderr
+    assert json.loads(p.stdout)["objective"] == 2
+
+
+def test_gzipped_mps_is_read():
+    run = usermodel.solve(usermodel.read(f"{CORPUS}/fixed_format_gz.mps.gz"), "highs", Options(time_limit=20))
+    assert (run.result.status, run.value, run.verified) == (Status.OPTIMAL, -12.5, True)

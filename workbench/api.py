@@ -236,17 +236,19 @@ def disagreements(runs: Sequence[Run], sense: str | None) -> list[str]:
     for a in runs:
         for b in runs:
             ra, rb = a.result, b.result
-            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
+            if a is b or not ra.status.answered or not rb.status.answered:
                 continue
             if ra.count is not None or rb.count is not None:
                 if ra.status == rb.status == Status.COMPLETE and ra.count != rb.count and ra.solver < rb.solver:
                     issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
                 continue
-            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
+            differ = ra.objective is not None and rb.objective is not None and \
+                abs(ra.objective - rb.objective) > 1e-6 * max(1.0, abs(ra.objective))    # continuous optima: relative
             if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
                 issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
                               f"{clean_number(rb.objective)}")
-            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
+            if ra.objective is not None and rb.bound is not None and \
+                    sign * (ra.objective - rb.bound) < -1e-6 * max(1.0, abs(rb.bound)):
                 issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
                               f"bound {clean_number(rb.bound)}")
             if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:

@@ -23,7 +23,7 @@ from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
-from .solvers.base import Options, Status, Unavailable
+from .solvers.base import Options, Unavailable
 from .solvers.search import warm_up
 from .tables import RESULTS
 
@@ -267,7 +267,7 @@ def cmd_solve(args, count: bool = False) -> int:
         if not args.json:
             out.print(f"drawing written to {png}")
     run.answer_kept()
-    return 0 if run.result.status != Status.ERROR else 1
+    return 0 if run.result.status.answered else 1
 
 
 @contextmanager

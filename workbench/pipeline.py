@@ -136,7 +136,7 @@ class Run:
     def match(self) -> str:
         """How the answer compares with the published value."""
         pub, value, r = self.published, self.value, self.result
-        if pub is None or value is None or r.status == Status.ERROR:
+        if pub is None or value is None or not r.status.answered:
             return ""
         if self.request.counting:
             if r.status != Status.COMPLETE:
@@ -318,7 +318,7 @@ def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> 
     false = false_claims(request, claimed, verdict) if strict else []
     if false:
         raise BadRow(false[0])
-    if strict and (verdict is not None and not verdict.ok or result.status == Status.ERROR):    # no answer
+    if strict and (verdict is not None and not verdict.ok or not result.status.answered):    # no answer
         raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
     return run
 

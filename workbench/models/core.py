@@ -5,6 +5,7 @@ They are plain dataclasses so that they pickle cheaply into the solver's worker 
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -33,10 +34,38 @@ class HittingSet:
 
 @dataclass
 class Var:
+    """A column; a user's model file may give a continuous one, fractional or infinite bounds
+    (math.inf): the generators' own are integers with finite bounds."""
+
     name: str
-    lb: int = 0
-    ub: int = 1
+    lb: float = 0
+    ub: float = 1
     integer: bool = True
+
+    @property
+    def binary(self) -> bool:
+        return self.integer and (self.lb, self.ub) == (0, 1)
+
+    @property
+    def bounded(self) -> bool:
+        return math.isfinite(self.lb) and math.isfinite(self.ub)
+
+
+INTEGRALITY = 1e-6     # a solver's value this close to an integer is that integer
+
+
+def settle(var: Var, x: float) -> float:
+    """A backend's value for `var` as the model means it: an integer column's value within
+    INTEGRALITY of an integer is that integer; anything else (a continuous value, or an integer
+    column's value that is not integral, which the check then rejects) is kept as it came."""
+    if var.integer and abs(x - round(x)) <= INTEGRALITY:
+        return int(round(x))
+    return x
+
+
+def settled(model: LinearModel, xs: Sequence[float]) -> list[float]:
+    """The first len(xs) variables' values, each settled (a MIP backend's answer)."""
+    return [settle(v, float(x)) for v, x in zip(model.vars, xs)]
 
 
 @dataclass
@@ -82,7 +111,7 @@ class LinearModel:
     neighbourhoods: bool = False    # CP backends without a relaxation search by large neighbourhoods (usermodel.py)
     name: str = "model"
 
-    def add_var(self, name: str, lb: int = 0, ub: int = 1, integer: bool = True) -> int:
+    def add_var(self, name: str, lb: float = 0, ub: float = 1, integer: bool = True) -> int:
         self.vars.append(Var(name, lb, ub, integer))
         return len(self.vars) - 1
 
@@ -111,9 +140,9 @@ class MaxSatModel:
 
     n_vars: int
     hard: list[list[int]] = field(default_factory=list)
-    soft: list[tuple[list[int], int]] = field(default_factory=list)
+    soft: list[tuple[list[int], float]] = field(default_factory=list)   # a user's WCNF may weigh 1.5
     decode_vars: int = 0
-    offset: int = 0                       # objective = offset + cost of violated soft clauses
+    offset: float = 0                     # objective = offset + cost of violated soft clauses
     sense: Sense = "min"                  # for "max" the reported objective is -(offset + cost)
     name: str = "maxsat"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .core import LinearModel, Model, Row, as_linear
+from .core import LinearModel, Model, Row, Var, as_linear
 
 
 def _activity_range(model: LinearModel, row: Row) -> tuple[float, float]:
@@ -17,6 +17,11 @@ def _activity_range(model: LinearModel, row: Row) -> tuple[float, float]:
         lo += min(a, b)
         hi += max(a, b)
     return lo, hi
+
+
+def _domain(var: Var) -> range:
+    """An all-different variable's values (the generators' integers with finite bounds)."""
+    return range(int(var.lb), int(var.ub) + 1)
 
 
 def flatten(model: Model) -> LinearModel:
@@ -40,17 +45,14 @@ def flatten(model: Model) -> LinearModel:
             m.add_row(list(ind.row.terms) + [(ind.var, big * sc)], hi=ind.row.hi + big - big * s0,
                       name=ind.row.name)
     for group in model.alldiff:
-        lo = min(model.vars[v].lb for v in group.vars)
-        hi = max(model.vars[v].ub for v in group.vars)
         onehot: dict[tuple[int, int], int] = {}
         for v in group.vars:
             var = model.vars[v]
-            for val in range(var.lb, var.ub + 1):
+            for val in _domain(var):
                 onehot[v, val] = m.add_var(f"{var.name}_is_{val}")
-            m.add_row([(onehot[v, val], 1.0) for val in range(var.lb, var.ub + 1)], lo=1, hi=1)
-            m.add_row([(onehot[v, val], float(val)) for val in range(var.lb, var.ub + 1)] + [(v, -1.0)],
-                      lo=0, hi=0)
-        for val in range(lo, hi + 1):
+            m.add_row([(onehot[v, val], 1.0) for val in _domain(var)], lo=1, hi=1)
+            m.add_row([(onehot[v, val], float(val)) for val in _domain(var)] + [(v, -1.0)], lo=0, hi=0)
+        for val in sorted({val for v in group.vars for val in _domain(model.vars[v])}):
             users = [onehot[v, val] for v in group.vars if (v, val) in onehot]
             if len(users) > 1:
                 m.add_row([(u, 1.0) for u in users], hi=1)

@@ -135,8 +135,9 @@ def to_minizinc(model: Model, satisfy: bool = False) -> tuple[str, str]:
         return HITTING_SET_MZN, data
     m = as_linear(model)
     for v in m.vars:
-        if not v.integer:
-            raise ValueError("the MiniZinc writer takes integer variables only")
+        if not v.integer or not v.bounded:
+            raise ValueError(f"the MiniZinc writer takes integer variables with finite bounds only ({v.name} "
+                             f"is {'continuous' if not v.integer else 'unbounded'})")
     rstart, ridx, rcoef, rlo, rhi = _sparse_rows(m, m.rows)
     istart, iidx, icoef, ilo, ihi = _sparse_rows(m, [ind.row for ind in m.indicators])
     gstart, gvars = [1], []

@@ -7,10 +7,11 @@ MPS: an OBJSENSE section, which HiGHS, lp_solve, CPLEX and SCIP read; glpsol rea
 means +c to lp_solve and -c to HiGHS)."""
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
-from .core import HittingSet, LinearModel, MaxSatModel, Model, hitting_set_to_maxsat
+from .core import HittingSet, LinearModel, MaxSatModel, Model, Var, hitting_set_to_maxsat
 from .linearize import flatten
 from .mzn import to_minizinc
 
@@ -24,13 +25,18 @@ def to_pulp(model: Model):
     m = flatten(model)
     prob = pulp.LpProblem(re.sub(r"\W", "_", m.name) or "model",
                           pulp.LpMaximize if m.is_maximise else pulp.LpMinimize)
-    xs = [pulp.LpVariable(name, v.lb, v.ub, pulp.LpInteger if v.integer else pulp.LpContinuous)
+    xs = [pulp.LpVariable(name, _finite(v.lb), _finite(v.ub), pulp.LpInteger if v.integer else pulp.LpContinuous)
           for name, v in zip(_names(m), m.vars)]
     prob += pulp.lpSum(c * xs[v] for v, c in m.objective) + m.constant
     for name, terms, sense, rhs in _rows(m):
         expr = pulp.lpSum(c * xs[v] for v, c in terms)
         prob += (expr == rhs if sense == "E" else expr >= rhs if sense == "G" else expr <= rhs), name
     return prob, xs
+
+
+def _finite(bound: float) -> float | None:
+    """PuLP's way to say an infinite bound: None."""
+    return bound if math.isfinite(bound) else None
 
 
 CONSTANT = "constant_one"      # the column fixed at 1 that carries the objective's constant
@@ -56,7 +62,18 @@ def _rows(m: LinearModel) -> list[tuple[str, list[tuple[int, float]], str, float
 
 
 def _num(x: float) -> str:
-    return f"{x:.17g}"
+    """A number as both formats read it back exactly (infinite bounds: +inf, -inf, as LP files write them)."""
+    return f"{x:+}" if math.isinf(x) else f"{x:.17g}"
+
+
+def _mps_bounds(var: Var, name: str) -> list[str]:
+    """A column's BOUNDS lines: FX, FR, MI and PL where a bound is infinite."""
+    if var.lb == var.ub:
+        return [f" FX BND {name} {_num(var.lb)}"]
+    if not math.isfinite(var.lb) and not math.isfinite(var.ub):
+        return [f" FR BND {name}"]
+    lower = f" MI BND {name}" if not math.isfinite(var.lb) else f" LO BND {name} {_num(var.lb)}"
+    return [lower, f" PL BND {name}" if not math.isfinite(var.ub) else f" UP BND {name} {_num(var.ub)}"]
 
 
 def _columns(m: LinearModel) -> list[str]:
@@ -85,7 +102,8 @@ def to_lp(model: Model) -> str:
     for name, terms, sense, rhs in _rows(m):
         out.append(f" {name}: {expr(terms)} {dict(E='=', G='>=', L='<=')[sense]} {_num(rhs)}")
     out.append("Bounds")
-    out += [f" {name} = {v.lb}" if v.lb == v.ub else f" {v.lb} <= {name} <= {v.ub}" for v, name in zip(m.vars, names)]
+    out += [f" {name} = {_num(v.lb)}" if v.lb == v.ub else f" {_num(v.lb)} <= {name} <= {_num(v.ub)}"
+            for v, name in zip(m.vars, names)]
     if m.constant:
         out.append(f" {CONSTANT} = 1")
     integers = [name for v, name in zip(m.vars, names) if v.integer]
@@ -123,8 +141,7 @@ def to_mps(model: Model) -> str:
     out += [f"    RHS {name} {_num(rhs)}" for name, _, _, rhs in rows if rhs]
     out.append("BOUNDS")
     for var, name in zip(m.vars, names):
-        out += [f" FX BND {name} {var.lb}"] if var.lb == var.ub else [f" LO BND {name} {var.lb}",
-                                                                     f" UP BND {name} {var.ub}"]
+        out += _mps_bounds(var, name)
     out += ([f" FX BND {CONSTANT} 1"] if m.constant else []) + ["ENDATA"]
     return "\n".join(out) + "\n"
 

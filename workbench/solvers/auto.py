@@ -58,7 +58,7 @@ def race(model: Any, options: Options) -> Result:
     try:
         chosen = racers(model, options)
     except UnsupportedModel as e:
-        return Result(Status.ERROR, solver="auto", message=str(e))
+        return Result(Status.UNSUPPORTED, solver="auto", message=str(e))
     threads = max(1, int(options.threads) // len(chosen))
     best, trackers = Tracker(model_sense(model)), [Tracker(model_sense(model)) for _ in chosen]
     results: dict[int, Result] = {}

@@ -28,10 +28,16 @@ class Status(str, enum.Enum):
     FEASIBLE = "feasible"      # a solution, not proven optimal (time limit, or the backend cannot prove)
     INFEASIBLE = "infeasible"  # proven: no solution
     UNKNOWN = "unknown"        # stopped before finding anything
+    UNSUPPORTED = "unsupported"  # the backend cannot take this model (continuous variables, say); see message
     ERROR = "error"            # the backend failed; see Result.message
 
     def __str__(self) -> str:
         return self.value
+
+    @property
+    def answered(self) -> bool:
+        """Whether the backend gave an answer at all (it neither failed nor refused the model)."""
+        return self not in (Status.ERROR, Status.UNSUPPORTED)
 
 
 class Unavailable(Exception):

@@ -7,7 +7,7 @@ import tempfile
 import time
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
+from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear, settled
 from ..models.writers import to_pulp
 from .base import Backend, Options, Report, Result, Status, Unavailable
 
@@ -31,7 +31,7 @@ class CBC(Backend):
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         pulp = self.library("pulp")
         t0 = time.perf_counter()
-        n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
+        own = as_linear(model)                # auxiliaries of the linearisation come after its variables
         prob, xs = to_pulp(model)
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "cbc.log")
@@ -45,10 +45,14 @@ class CBC(Backend):
             t2 = time.perf_counter()
             text = open(log).read() if os.path.exists(log) else ""
         has_solution = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-        values = [round(x.varValue or 0) for x in xs[:n_own]] if has_solution else None
+        values = settled(own, [x.varValue or 0 for x in xs[:len(own.vars)]]) if has_solution else None
         objective = pulp.value(prob.objective) if has_solution else None
         bound = _bound_from_log(text)
-        if prob.sol_status == pulp.LpSolutionOptimal and "Optimal solution found" in text:
+        # a MIP's proof is CBC's "Optimal solution found"; a model without integer columns is solved
+        # by Clp alone, whose proof reads "Optimal - objective value"
+        proof = "Optimal solution found" in text or (not any(v.integer for v in own.vars) and
+                                                     re.search(r"^Optimal - objective value", text, re.M))
+        if prob.sol_status == pulp.LpSolutionOptimal and proof:
             status, bound = Status.OPTIMAL, objective
         elif prob.status == pulp.LpStatusInfeasible:
             status = Status.INFEASIBLE

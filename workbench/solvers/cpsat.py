@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, Row, as_linear
+from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, Row, Var, as_linear
 from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
 
 INSTALL = "pip install ortools"
@@ -17,13 +17,22 @@ def _integral(x: float, what: str) -> int:
     return int(round(x))
 
 
+def _domain(var: Var) -> tuple[int, int]:
+    """An integer column's finite domain; CP-SAT has no continuous variables, and a made-up bound
+    for an infinite one could cut the optimum off, so both refuse the model."""
+    if not var.integer:
+        raise UnsupportedModel(f"CP-SAT takes no continuous variables ({var.name} is one)")
+    if not var.bounded:
+        raise UnsupportedModel(f"CP-SAT needs finite bounds; {var.name} has [{var.lb}, {var.ub}]")
+    return int(var.lb), int(var.ub)
+
+
 def build(model: LinearModel):
     from ortools.sat.python import cp_model
 
     cp = cp_model.CpModel()
-    xs = [cp.new_bool_var(v.name) if (v.lb, v.ub) == (0, 1) else cp.new_int_var(v.lb, v.ub, v.name)
-          for v in model.vars]
-    is_bool = [(v.lb, v.ub) == (0, 1) for v in model.vars]
+    xs = [cp.new_bool_var(v.name) if v.binary else cp.new_int_var(*_domain(v), v.name) for v in model.vars]
+    is_bool = [v.binary for v in model.vars]
 
     def add(row: Row):
         if (row.lo == 1 and row.hi is None and all(c == 1 and is_bool[v] for v, c in row.terms)):

@@ -8,6 +8,7 @@ so a run never depends on how an MPS reader takes either; the objective is recom
 from __future__ import annotations
 
 import copy
+import math
 import re
 import shutil
 import signal
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, Model, as_linear
+from ..models.core import HittingSet, LinearModel, MaxSatModel, Model, as_linear, settle
 from ..models.linearize import flatten
 from ..models.writers import to_pulp
 from .base import Backend, Options, Report, Result, Status, Unavailable
@@ -56,18 +57,15 @@ class MpsInput:
     def maximise(self) -> bool:
         return self.flat.is_maximise
 
-    def objective(self, values: list[int]) -> float:
+    def objective(self, values: list[float]) -> float:
         """The objective of the full solution, constant included, recomputed from the model."""
         return self.flat.constant + sum(c * values[v] for v, c in self.flat.objective)
 
-    def solution(self, by_column: dict[int, float]) -> list[int]:
+    def solution(self, by_column: dict[int, float]) -> list[float]:
         """Every variable's value (columns the file does not hold take the value in their bounds
-        nearest 0), rounded: these are integer models."""
-        values = []
-        for i, var in enumerate(self.flat.vars):
-            x = by_column.get(i)
-            values.append(round(x) if x is not None else max(var.lb, min(0, var.ub)))
-        return values
+        nearest 0), integer columns' values made integers (core.settle), continuous ones kept."""
+        return [settle(var, by_column[i]) if i in by_column else max(var.lb, min(0, var.ub))
+                for i, var in enumerate(self.flat.vars)]
 
 
 def write_mps(model: Model, folder: str | Path) -> MpsInput:
@@ -76,9 +74,18 @@ def write_mps(model: Model, folder: str | Path) -> MpsInput:
     flat = flatten(model)
     bare = copy.copy(flat)
     bare.constant = 0.0
-    prob, _ = to_pulp(bare)
+    prob, xs = to_pulp(bare)
     path = Path(folder) / "model.mps"
     prob.writeMPS(str(path))
+    # PuLP writes only LO for an integer column with a lower bound and no upper one, and glpsol then
+    # takes [LO, 1] (the old MPS default for integer columns): PL says "no upper bound" to every
+    # reader (a free column PuLP writes as FR, which glpsol takes whole and allows nothing after)
+    unbounded = [f" PL BND {x.name}" for x, v in zip(xs, flat.vars)
+                 if v.integer and math.isfinite(v.lb) and not math.isfinite(v.ub)]
+    if unbounded:
+        text = path.read_text()
+        lines = ([] if "\nBOUNDS\n" in text else ["BOUNDS"]) + unbounded
+        path.write_text(text.replace("\nENDATA", "\n" + "\n".join(lines) + "\nENDATA", 1))
     return MpsInput(path, flat, own, mps_columns(path))
 
 
@@ -160,7 +167,7 @@ class Answer:
     model's terms (None: none) and a line for the message."""
 
     status: Status
-    values: list[int] | None = None
+    values: list[float] | None = None
     bound: float | None = None
     message: str = ""
 

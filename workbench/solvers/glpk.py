@@ -14,6 +14,9 @@ INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
 # "+  8515: >>>>>   4.100000000e+01 >=   3.000000000e+01  26.8% (2447; 114)": incumbent and bound
 PROGRESS = re.compile(r"^\+\s*\d+:\s+(?:mip =|>>>>>).*?[<>]=\s+(\S+)")
 STATUS = {"o": Status.OPTIMAL, "f": Status.FEASIBLE, "n": Status.INFEASIBLE, "u": Status.UNKNOWN}
+# the simplex's (primal, dual) statuses: both feasible is optimal; no primal point is infeasible; a
+# primal point without a dual one (unbounded) is a feasible solution and no more
+BASIC = {("f", "f"): Status.OPTIMAL, ("n", "*"): Status.INFEASIBLE, ("f", "*"): Status.FEASIBLE}
 
 
 def _number(text: str) -> float | None:
@@ -62,12 +65,16 @@ class GLPK(FileFed):
 
 
 def _read_solution(text: str, columns: list[int]) -> tuple[Status, dict[int, float]]:
-    """glpsol's plain solution file (-w): "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" per column."""
-    status, by_column = Status.UNKNOWN, {}
+    """glpsol's plain solution file (-w). A MIP: "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" per
+    column. A model without integer columns is solved by the simplex: "s bas ROWS COLS PRIMAL DUAL OBJ"
+    (each status f feasible, n none, i infeasible, u undefined), then "j COL STATUS VALUE DUAL"."""
+    status, by_column, value_at = Status.UNKNOWN, {}, 2
     for line in text.splitlines():
         parts = line.split()
         if parts[:2] == ["s", "mip"] and len(parts) >= 5:
             status = STATUS.get(parts[4], Status.UNKNOWN)
-        elif parts[:1] == ["j"] and len(parts) >= 3:
-            by_column[columns[int(parts[1]) - 1]] = float(parts[2])
+        elif parts[:2] == ["s", "bas"] and len(parts) >= 6:
+            status, value_at = BASIC.get((parts[4], parts[5]), BASIC.get((parts[4], "*"), Status.UNKNOWN)), 3
+        elif parts[:1] == ["j"] and len(parts) > value_at:
+            by_column[columns[int(parts[1]) - 1]] = float(parts[value_at])
     return status, by_column

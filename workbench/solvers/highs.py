@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear
+from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear, settled
 from ..models.linearize import matrix_form
 from .base import Backend, Incumbent, Options, Report, Result, Status
 
@@ -21,7 +21,8 @@ class HiGHS(Backend):
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         highspy = self.library("highspy")
         t0 = time.perf_counter()
-        n_own = len(as_linear(model).vars)    # auxiliaries of the linearisation come after these
+        own = as_linear(model)                # auxiliaries of the linearisation come after its variables
+        n_own = len(own.vars)
         mf = matrix_form(model)
         lp = highspy.HighsLp()
         lp.num_col_, lp.num_row_ = len(mf.cost), len(mf.row_lower)
@@ -48,7 +49,7 @@ class HiGHS(Backend):
         def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill
             data = event.data_out
             report(Incumbent(data.objective_function_value, data.mip_dual_bound,
-                             [round(x) for x in data.mip_solution[:n_own]]))
+                             settled(own, data.mip_solution[:n_own])))
 
         h.cbMipImprovingSolution.subscribe(improving)
         t1 = time.perf_counter()
@@ -57,9 +58,11 @@ class HiGHS(Backend):
         ms = h.getModelStatus()
         info = h.getInfo()
         has_solution = info.primal_solution_status == 2   # kSolutionStatusFeasible
-        values = [round(x) for x in h.getSolution().col_value[:n_own]] if has_solution else None
+        values = settled(own, h.getSolution().col_value[:n_own]) if has_solution else None
         objective = info.objective_function_value if has_solution else None
-        bound = info.mip_dual_bound if abs(info.mip_dual_bound) < 1e30 else None
+        # a pure LP stopped short has no dual bound worth the name (mip_dual_bound is a MIP's)
+        mip = bool(mf.integer.any())
+        bound = info.mip_dual_bound if mip and abs(info.mip_dual_bound) < 1e30 else None
         if ms == highspy.HighsModelStatus.kOptimal:
             status, bound = Status.OPTIMAL, objective
         elif ms == highspy.HighsModelStatus.kInfeasible:

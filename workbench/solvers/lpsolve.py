@@ -25,7 +25,7 @@ class LpSolve(FileFed):
 
         def __init__(self, mps: MpsInput, folder: Path, report: Report) -> None:
             super().__init__(mps, folder, report)
-            self.best: list[int] | None = None
+            self.best: list[float] | None = None
             self.block: dict[int, float] = {}
             self.in_block = False
 

@@ -100,6 +100,9 @@ class MaxSAT(Backend):
             ms = lex_leader(model, lex == LEXREV) if lex else hitting_set_to_maxsat(model)
         elif isinstance(model, MaxSatModel):
             ms = model
+            fractional = next((w for _, w in ms.soft if w != int(w)), None)
+            if fractional is not None:
+                raise UnsupportedModel(f"maxsat (RC2) takes integer weights only; this model has weight {fractional}")
         else:
             raise UnsupportedModel(f"maxsat takes hitting-set and MaxSAT models, not {type(model).__name__}")
         sign = -1.0 if ms.sense == "max" else 1.0

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
-from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable
+from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
 
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
 
@@ -119,7 +119,10 @@ class MiniZinc(Enumerator):
         entry = discover()[self.sub or ""]
         warnings.filterwarnings("ignore", category=MiniZincWarning)
         t0 = time.perf_counter()
-        text, data = to_minizinc(model, satisfy=counting is not None)
+        try:
+            text, data = to_minizinc(model, satisfy=counting is not None)
+        except ValueError as e:           # what MiniZinc's integer model cannot say: continuous variables, ...
+            raise UnsupportedModel(str(e)) from None
         has_objective = not counting and (not isinstance(model, LinearModel) or bool(model.objective))
         lm = as_linear(model)
         counted = SolutionCount(lm.project, len(lm.vars), counting.show, report) if counting else None

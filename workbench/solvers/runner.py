@@ -90,7 +90,9 @@ def _answer(conn: Connection) -> None:
             conn.send(("clock", None))
             result = answer(solver, model, options, question, lambda inc: conn.send(("incumbent", inc)))
             result.solver_version = ver
-        except (Unavailable, UnsupportedModel) as e:
+        except UnsupportedModel as e:
+            result = Result(Status.UNSUPPORTED, message=str(e))
+        except Unavailable as e:
             result = Result(Status.ERROR, message=str(e))
         except (EOFError, BrokenPipeError, ConnectionError):
             raise
@@ -250,7 +252,7 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
         try:
             return admitted(answer(backend(name), model, options, question, lambda _: None))
         except UnsupportedModel as e:
-            return Result(Status.ERROR, solver=name, message=str(e))
+            return Result(Status.UNSUPPORTED, solver=name, message=str(e))
     tracker = Tracker(model_sense(model))
     started = time.perf_counter()
     deadline = deadline_for(options, started, PREPARE_LIMIT)
@@ -287,7 +289,7 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
         result.status = Status.ERROR
     result = replace(result, solver=name, params={**params, **result.params},
                      total_seconds=time.perf_counter() - started)
-    if not result.solver_version and result.status != Status.ERROR:
+    if not result.solver_version and result.status not in (Status.ERROR, Status.UNSUPPORTED):
         result.solver_version = "?"
     return result
 

@@ -2,10 +2,11 @@
 dual bound streamed by an event handler, exact solution counting for pure 0-1 models."""
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
-from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
+from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear, settled
 from ..models.linearize import flatten
 from .base import Enumerator, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
@@ -18,8 +19,9 @@ def build(model: LinearModel):
 
     m = flatten(model)
     scip = Model(m.name)
-    xs = [scip.addVar(v.name, vtype=("B" if (v.lb, v.ub) == (0, 1) else "I") if v.integer else "C",
-                      lb=v.lb, ub=v.ub) for v in m.vars]
+    xs = [scip.addVar(v.name, vtype=("B" if v.binary else "I") if v.integer else "C",
+                      lb=v.lb if math.isfinite(v.lb) else None, ub=v.ub if math.isfinite(v.ub) else None)
+          for v in m.vars]
     for i, row in enumerate(m.rows):
         if row.lo is None and row.hi is None:
             continue
@@ -93,7 +95,7 @@ class SCIP(Enumerator):
                 if event.getType() == SCIP_EVENTTYPE.BESTSOLFOUND:
                     sol = self.model.getBestSol()
                     report(Incumbent(self.model.getSolObjVal(sol), _finite(bound),
-                                     [round(self.model.getSolVal(sol, x)) for x in xs[:n_own]]))
+                                     settled(lm, [self.model.getSolVal(sol, x) for x in xs[:n_own]])))
                 elif bound != self.last_bound and _finite(bound) is not None:
                     report(Incumbent(None, bound))
                 self.last_bound = bound
@@ -108,7 +110,7 @@ class SCIP(Enumerator):
             return Result(Status.INFEASIBLE, **timings)
         has_solution = scip.getNSols() > 0
         sol = scip.getBestSol() if has_solution else None
-        values = [round(scip.getSolVal(sol, x)) for x in xs[:n_own]] if has_solution else None
+        values = settled(lm, [scip.getSolVal(sol, x) for x in xs[:n_own]]) if has_solution else None
         objective = scip.getSolObjVal(sol) if has_solution else None
         if status == "optimal":
             return Result(Status.OPTIMAL, objective, objective, values, **timings)
