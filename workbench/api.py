@@ -23,8 +23,9 @@ from .solvers import canonical, known, require
 from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
-__all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "count", "disagreements",
-           "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request", "verify"]
+__all__ = ["RESULTS", "Request", "Run", "TablePlan", "Verification", "compare", "comparison_summary", "count",
+           "disagreements", "n_values", "request", "run", "run_table", "single_n", "solve", "table", "table_request",
+           "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
@@ -202,29 +203,54 @@ def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str],
 
 
 def disagreements(runs: Sequence[Run], sense: str | None) -> list[str]:
-    """Contradictions between backends: different proven optima or counts, or a solution beyond a
-    proven bound."""
+    """Contradictions between backends: proven optima or complete counts that differ, a verified
+    solution beyond another's bound (a proven optimum's too), a partial count above a complete one,
+    and `infeasible` beside a verified solution. A failed run's verified best board counts as found."""
     issues = []
     sign = 1 if sense == "min" else -1
-    for a in runs:
-        for b in runs:
+    for i, a in enumerate(runs):
+        for j, b in enumerate(runs):
             ra, rb = a.result, b.result
-            if a is b or ra.status == Status.ERROR or rb.status == Status.ERROR:
+            if i == j:
                 continue
-            if ra.count is not None or rb.count is not None:
-                if ra.status == rb.status == Status.COMPLETE and ra.count != rb.count and ra.solver < rb.solver:
-                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
+            if ra.status == Status.INFEASIBLE and b.verified:
+                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a verified solution")
+            if a.request.counting:
+                ca, cb = ra.count, rb.count
+                if ra.status != Status.COMPLETE or ca is None or cb is None:
+                    continue
+                if rb.status == Status.COMPLETE and ca != cb and i < j:
+                    issues.append(f"{ra.solver} counts {ca} but {rb.solver} counts {cb}")
+                if rb.status != Status.COMPLETE and cb > ca:
+                    issues.append(f"{rb.solver} found {cb} solutions, more than {ra.solver}'s complete count {ca}")
                 continue
-            differ = ra.objective is not None and rb.objective is not None and abs(ra.objective - rb.objective) > 1e-6
-            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
-                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
-                              f"{clean_number(rb.objective)}")
-            if ra.objective is not None and rb.bound is not None and sign * (ra.objective - rb.bound) < -1e-6:
-                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
-                              f"bound {clean_number(rb.bound)}")
-            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
-                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
+            oa, ob = ra.objective, rb.objective
+            if ra.status == rb.status == Status.OPTIMAL and oa is not None and ob is not None and abs(oa - ob) > 1e-6:
+                if i < j:
+                    issues.append(f"{ra.solver} proves {clean_number(oa)} but {rb.solver} proves {clean_number(ob)}")
+                continue
+            bound = oa if ra.status == Status.OPTIMAL and ra.bound is None else ra.bound
+            if b.verified and ob is not None and bound is not None and sign * (ob - bound) < -1e-6:
+                issues.append(f"{rb.solver} found {clean_number(ob)}, beyond {ra.solver}'s "
+                              f"{'proven optimum' if ra.status == Status.OPTIMAL else 'bound'} {clean_number(bound)}")
     return issues
+
+
+def comparison_summary(runs: Sequence[Run], sense: str | None) -> tuple[list[str], int]:
+    """The lines that close a comparison, and its exit status: 1 when backends disagree or every one
+    failed (nothing was compared), else 0; a comparison in which no backend proved says so."""
+    issues = disagreements(runs, sense)
+    failed = [run.solver or run.request.solver for run in runs if run.result.status == Status.ERROR]
+    lines = [f"DISAGREEMENT: {issue}" for issue in issues]
+    if len(failed) == len(runs):
+        return lines + [f"every backend failed ({', '.join(failed)}): nothing was compared"], 1
+    if failed:
+        lines.append(f"failed: {', '.join(failed)}")
+    if not any(run.proven for run in runs):
+        lines.append("no backend proved its answer")
+    if not issues:
+        lines.append("no disagreement between the backends that answered")
+    return lines, 1 if issues else 0
 
 
 @dataclass
@@ -347,7 +373,8 @@ def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any],
         raise BadInput(f"malformed record: unknown status {status_text!r}") from None
     formulation = str(record.get("formulation") or "")
     claimed_request = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
-    false = false_claims(claimed_request, Result(status, objective, bound, count=count), verdict)
+    examples = record["solution"] if counting else None
+    false = false_claims(claimed_request, Result(status, objective, bound, count=count, examples=examples), verdict)
     if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
         false.append(f"proven, with status {status}")
     measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),

@@ -352,13 +352,11 @@ def cmd_compare(args) -> int:
     own = "".join(f", {run.request.solver}: {run.formulation}" for run in runs if run.formulation != common)
     table = frames.rich_table(view, f"{puzzle.name} N={n}, formulation {common}{own}, time limit {args.time_limit} s")
     out.print(table)
-    issues = api.disagreements(runs, puzzle.sense)
-    for issue in issues:
-        out.print(f"[red]DISAGREEMENT[/]: {issue}")
-    if not issues:
-        out.print("no disagreement between backends")
+    lines, status = api.comparison_summary(runs, puzzle.sense)
+    for line in lines:
+        out.print(line, markup=False, style="red" if status else None)
     out.print(f"rows appended to {path}")
-    return 1 if issues else 0
+    return status
 
 
 def cmd_export(args) -> int:
