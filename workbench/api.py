@@ -324,19 +324,27 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
             and (setting is None or (r.get("setting") or "") == setting) and tables.finished(r)]
     if not rows:
         raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
-    row = rows[-1]
     try:
-        typed = p.params({**json.loads(row.get("setting") or "{}"), **params})
-    except (ValueError, TypeError) as e:
-        return Verification(Verdict(False, f"the row's setting {row.get('setting')!r} does not read ({e})"))
-    request = plan(p, value, row.get("solver") or None, row.get("formulation") or None, typed, None)
-    try:
-        found = stored(request, row, strict=True)
+        found = read_back(p, rows[-1], params)
     except BadRow as e:
         return Verification(Verdict(False, f"the row does not hold: {e}"))
     if found.verdict is None:
         return Verification(Verdict(False, "the row stores no solution to check"))
-    return Verification(found.verdict, [], found.render() if found.verdict.ok and not request.counting else "")
+    return Verification(found.verdict, [], found.render() if found.verdict.ok and not found.request.counting else "")
+
+
+def read_back(puzzle: Puzzle[Any], row: Mapping[str, str], params: Mapping[str, Any] | None = None) -> Run:
+    """A results row read back under its own options (`params` override them) and checked as
+    `table` checks the rows it skips: its solution through the checker, its claims against the
+    checker and the published values. `verify` and the b-files read rows only through it. BadRow
+    when the row does not hold (a bad N or setting, an unknown backend, a false claim)."""
+    try:
+        n = int(row.get("n") or "") if puzzle.needs_n else None
+        typed = puzzle.params({**json.loads(row.get("setting") or "{}"), **(params or {})})
+        request = plan(puzzle, n, row.get("solver") or None, row.get("formulation") or None, typed, None)
+    except (ValueError, TypeError, RecursionError, BadInput) as e:
+        raise BadRow(f"n {row.get('n')!r}, setting {row.get('setting')!r}: {str(e).splitlines()[0][:120]}") from None
+    return stored(request, dict(row), strict=True)
 
 
 def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:

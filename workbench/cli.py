@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(e)
     e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
     e.add_argument("--bfile", action="store_true", help="the puzzle's OEIS b-file of proven terms (from results/)")
+    e.add_argument("--results-dir", default=str(RESULTS), help="with --bfile: folder of the tables (default results)")
     e.add_argument("-o", "--output", required=True)
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
@@ -389,9 +390,11 @@ def _export_bfile(args, puzzle: Puzzle) -> int:
 
     if not args.bfile or args.format or args.n is not None:
         raise BadInput("export needs --format, or --bfile (the whole sequence: no --n, no --format)")
-    command = f"python -m workbench export {puzzle.name} --bfile -o {Path(args.output).name}"
-    path, count = bfile.write(puzzle.name, writable(args.output), command)
-    out.print(f"wrote {path}: {count} terms")
+    given = "" if Path(args.results_dir) == RESULTS else f" --results-dir {args.results_dir}"
+    command = f"python -m workbench export {puzzle.name} --bfile{given} -o {Path(args.output).name}"
+    path, count = bfile.write(puzzle.name, writable(args.output), command, args.results_dir)
+    over = bfile.overflow_path(path)
+    out.print(f"wrote {path}: {count} terms" + (f"; the longer ones to {over}" if over.exists() else ""))
     return 0
 
 
