@@ -1,9 +1,9 @@
 """OEIS b-files of the workbench's own terms: `n a(n)` lines, proven terms only, read from the
 results tables, after comment lines that give the command and the method.
 
-A term is written only when a row of the sequence's table proves it (status optimal, or complete
-for a count, as `optimal` in rows stored before counts had a status of their own; for a
-minimisation also a solution the checker verified), and only the unbroken run from the first index:
+A term is written only when a row of the sequence's table proves it, read back and checked as
+`verify` reads rows (status optimal with a solution the checker verifies, or complete for a
+count), and only the unbroken run from the first index up to the last term of at most 1000 digits:
 a b-file holds consecutive terms. Published values are never written in place of computed ones.
 """
 from __future__ import annotations
