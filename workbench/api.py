@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import checks, tables
 from .models.core import OPTIMISE, Count, Optimise, Options, Question
@@ -23,9 +23,9 @@ from .solvers import canonical, known, require
 from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
-__all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare", "count",
-           "disagreements", "n_values", "request", "run", "run_table", "single_n", "solve", "table",
-           "table_request", "verify"]
+__all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare",
+           "comparison_summary", "count", "disagreements", "n_values", "request", "run", "run_table", "single_n",
+           "solve", "table", "table_request", "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
@@ -228,32 +228,75 @@ def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str],
     return runs
 
 
-def disagreements(runs: Sequence[Run], sense: str | None) -> list[str]:
-    """Contradictions between backends: different proven optima or counts, or a solution beyond a
-    proven bound."""
+class Compared(Protocol):
+    """What a comparison reads of a run: a puzzle's (pipeline.Run) or a model file's (usermodel.FileRun)."""
+
+    result: Result
+
+    @property
+    def solver(self) -> str: ...
+    @property
+    def verified(self) -> bool: ...
+    @property
+    def proven(self) -> bool: ...
+    @property
+    def counting(self) -> bool: ...
+
+
+def disagreements(runs: Sequence[Compared], sense: str | None) -> list[str]:
+    """Contradictions between backends: proven optima or complete counts that differ, a verified
+    solution beyond another's bound (a proven optimum's too), a partial count above a complete one,
+    and `infeasible` beside a verified solution. A failed run's verified best board counts as found."""
     issues = []
     sign = 1 if sense == "min" else -1
-    for a in runs:
-        for b in runs:
+
+    def differ(x: float, y: float) -> bool:
+        return abs(x - y) > 1e-6 * max(1.0, abs(x))      # relative: continuous optima
+
+    for i, a in enumerate(runs):
+        for j, b in enumerate(runs):
             ra, rb = a.result, b.result
-            if a is b or not ra.status.answered or not rb.status.answered:
+            if i == j:
                 continue
-            if ra.count is not None or rb.count is not None:
-                if ra.status == rb.status == Status.COMPLETE and ra.count != rb.count and ra.solver < rb.solver:
-                    issues.append(f"{ra.solver} counts {ra.count} but {rb.solver} counts {rb.count}")
+            if ra.status == Status.INFEASIBLE and b.verified:
+                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a verified solution")
+            if a.counting:
+                ca, cb = ra.count, rb.count
+                if ra.status != Status.COMPLETE or ca is None or cb is None:
+                    continue
+                if rb.status == Status.COMPLETE and ca != cb and i < j:
+                    issues.append(f"{ra.solver} counts {ca} but {rb.solver} counts {cb}")
+                if rb.status != Status.COMPLETE and cb > ca:
+                    issues.append(f"{rb.solver} found {cb} solutions, more than {ra.solver}'s complete count {ca}")
                 continue
-            differ = ra.objective is not None and rb.objective is not None and \
-                abs(ra.objective - rb.objective) > 1e-6 * max(1.0, abs(ra.objective))    # continuous optima: relative
-            if ra.status == rb.status == Status.OPTIMAL and differ and ra.solver < rb.solver:
-                issues.append(f"{ra.solver} proves {clean_number(ra.objective)} but {rb.solver} proves "
-                              f"{clean_number(rb.objective)}")
-            if ra.objective is not None and rb.bound is not None and \
-                    sign * (ra.objective - rb.bound) < -1e-6 * max(1.0, abs(rb.bound)):
-                issues.append(f"{ra.solver} found {clean_number(ra.objective)}, beyond {rb.solver}'s "
-                              f"bound {clean_number(rb.bound)}")
-            if {ra.status, rb.status} == {Status.INFEASIBLE, Status.OPTIMAL} and ra.status == Status.INFEASIBLE:
-                issues.append(f"{ra.solver} says infeasible but {rb.solver} found a solution")
+            oa, ob = ra.objective, rb.objective
+            if ra.status == rb.status == Status.OPTIMAL and oa is not None and ob is not None and differ(oa, ob):
+                if i < j:
+                    issues.append(f"{ra.solver} proves {clean_number(oa)} but {rb.solver} proves {clean_number(ob)}")
+                continue
+            bound = oa if ra.status == Status.OPTIMAL and ra.bound is None else ra.bound
+            beyond = ob is not None and bound is not None and sign * (ob - bound) < -1e-6 * max(1.0, abs(bound))
+            if b.verified and beyond:
+                issues.append(f"{rb.solver} found {clean_number(ob)}, beyond {ra.solver}'s "
+                              f"{'proven optimum' if ra.status == Status.OPTIMAL else 'bound'} {clean_number(bound)}")
     return issues
+
+
+def comparison_summary(runs: Sequence[Compared], sense: str | None) -> tuple[list[str], int]:
+    """The lines that close a comparison, and its exit status: 1 when backends disagree or every one
+    failed (nothing was compared), else 0; a comparison in which no backend proved says so."""
+    issues = disagreements(runs, sense)
+    failed = [run.solver for run in runs if run.result.status == Status.ERROR]
+    lines = [f"DISAGREEMENT: {issue}" for issue in issues]
+    if len(failed) == len(runs):
+        return lines + [f"every backend failed ({', '.join(failed)}): nothing was compared"], 1
+    if failed:
+        lines.append(f"failed: {', '.join(failed)}")
+    if not any(run.proven for run in runs):
+        lines.append("no backend proved its answer")
+    if not issues:
+        lines.append("no disagreement between the backends that answered")
+    return lines, 1 if issues else 0
 
 
 @dataclass
@@ -327,19 +370,27 @@ def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, 
             and (setting is None or (r.get("setting") or "") == setting) and tables.finished(r)]
     if not rows:
         raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
-    row = rows[-1]
     try:
-        typed = p.params({**json.loads(row.get("setting") or "{}"), **params})
-    except (ValueError, TypeError) as e:
-        return Verification(Verdict(False, f"the row's setting {row.get('setting')!r} does not read ({e})"))
-    request = plan(p, value, row.get("solver") or None, row.get("formulation") or None, typed, None)
-    try:
-        found = stored(request, row, strict=True)
+        found = read_back(p, rows[-1], params)
     except BadRow as e:
         return Verification(Verdict(False, f"the row does not hold: {e}"))
     if found.verdict is None:
         return Verification(Verdict(False, "the row stores no solution to check"))
-    return Verification(found.verdict, [], found.render() if found.verdict.ok and not request.counting else "")
+    return Verification(found.verdict, [], found.render() if found.verdict.ok and not found.request.counting else "")
+
+
+def read_back(puzzle: Puzzle[Any], row: Mapping[str, str], params: Mapping[str, Any] | None = None) -> Run:
+    """A results row read back under its own options (`params` override them) and checked as
+    `table` checks the rows it skips: its solution through the checker, its claims against the
+    checker and the published values. `verify` and the b-files read rows only through it. BadRow
+    when the row does not hold (a bad N or setting, an unknown backend, a false claim)."""
+    try:
+        n = int(row.get("n") or "") if puzzle.needs_n else None
+        typed = puzzle.params({**json.loads(row.get("setting") or "{}"), **(params or {})})
+        request = plan(puzzle, n, row.get("solver") or None, row.get("formulation") or None, typed, None)
+    except (ValueError, TypeError, RecursionError, BadInput) as e:
+        raise BadRow(f"n {row.get('n')!r}, setting {row.get('setting')!r}: {str(e).splitlines()[0][:120]}") from None
+    return stored(request, dict(row), strict=True)
 
 
 def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
@@ -376,7 +427,8 @@ def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any],
         raise BadInput(f"malformed record: unknown status {status_text!r}") from None
     formulation = str(record.get("formulation") or "")
     claimed_request = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
-    false = false_claims(claimed_request, Result(status, objective, bound, count=count), verdict)
+    examples = record["solution"] if counting else None
+    false = false_claims(claimed_request, Result(status, objective, bound, count=count, examples=examples), verdict)
     if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
         false.append(f"proven, with status {status}")
     measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),

@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(e)
     e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
     e.add_argument("--bfile", action="store_true", help="the puzzle's OEIS b-file of proven terms (from results/)")
+    e.add_argument("--results-dir", default=str(RESULTS), help="with --bfile: folder of the tables (default results)")
     e.add_argument("-o", "--output", required=True)
     v = sub.add_parser("verify", help="check a saved solution (a `solve --json` file or a bare solution)")
     common(v)
@@ -358,13 +359,11 @@ def cmd_compare(args) -> int:
     own = "".join(f", {run.request.solver}: {run.formulation}" for run in runs if run.formulation != common)
     table = frames.rich_table(view, f"{puzzle.name} N={n}, formulation {common}{own}, time limit {args.time_limit} s")
     out.print(table)
-    issues = api.disagreements(runs, puzzle.sense)
-    for issue in issues:
-        out.print(f"[red]DISAGREEMENT[/]: {issue}")
-    if not issues:
-        out.print("no disagreement between backends")
+    lines, status = api.comparison_summary(runs, puzzle.sense)
+    for line in lines:
+        out.print(line, markup=False, style="red" if status else None)
     out.print(f"rows appended to {path}")
-    return 1 if issues else 0
+    return status
 
 
 def cmd_export(args) -> int:
@@ -397,9 +396,11 @@ def _export_bfile(args, puzzle: Puzzle) -> int:
 
     if not args.bfile or args.format or args.n is not None:
         raise BadInput("export needs --format, or --bfile (the whole sequence: no --n, no --format)")
-    command = f"python -m workbench export {puzzle.name} --bfile -o {Path(args.output).name}"
-    path, count = bfile.write(puzzle.name, writable(args.output), command)
-    out.print(f"wrote {path}: {count} terms")
+    given = "" if Path(args.results_dir) == RESULTS else f" --results-dir {args.results_dir}"
+    command = f"python -m workbench export {puzzle.name} --bfile{given} -o {Path(args.output).name}"
+    path, count = bfile.write(puzzle.name, writable(args.output), command, args.results_dir)
+    over = bfile.overflow_path(path)
+    out.print(f"wrote {path}: {count} terms" + (f"; the longer ones to {over}" if over.exists() else ""))
     return 0
 
 

@@ -77,6 +77,10 @@ class Run:
         return self.result.solver
 
     @property
+    def counting(self) -> bool:
+        return self.request.counting
+
+    @property
     def status(self) -> str:
         return str(self.result.status)
 
@@ -310,7 +314,8 @@ def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> 
                     count=count_value, solver=row.get("solver", ""), solver_version=row.get("solver_version", ""),
                     total_seconds=_row_number(row, "seconds") or 0.0,
                     params={k: _row_number(row, k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
-    claimed = Result(status, result.objective, result.bound, count=count_value)
+    claimed = Result(status, result.objective, result.bound, count=count_value,
+                     examples=solution if request.counting else None)
     verdict = _check(request, result)
     request = replace(request, formulation=row.get("formulation", ""))
     run = Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
@@ -340,11 +345,31 @@ def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None
     sign = 1 if puzzle.sense == "min" else -1
     if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
         false.append(f"bound {clean_number(bound)}, but the solution measures {clean_number(measured)}, beyond it")
+    false += _status_claims(claimed, verdict is not None and verdict.ok, counting)
     pub = published(puzzle.table_key(params, request.formulation), n)
     value = claimed.count if counting else (measured if measured is not None else objective)
     proof = Status.COMPLETE if counting else Status.OPTIMAL
     if pub is not None and pub.status == "PROVEN" and status == proof and value is not None and value != pub.value:
         false.append(f"a proof of {clean_number(value)}, but the published value {pub.value} is proven ({pub.source})")
+    return false
+
+
+def _status_claims(claimed: Result, solved: bool, counting: bool) -> list[str]:
+    """A status the same record contradicts: `infeasible` beside a solution the checker accepts, a
+    value or a count; `unknown` (nothing found) beside a solution or a value (a count stopped short
+    keeps its partial count and examples under `unknown`); a complete count below its own examples."""
+    status, false = claimed.status, []
+    if status == Status.INFEASIBLE or status == Status.UNKNOWN and not counting:
+        if solved:
+            false.append(f"{status}, but the record carries a solution the checker accepts")
+        if claimed.objective is not None:
+            false.append(f"{status}, but the record gives the objective {clean_number(claimed.objective)}")
+        if status == Status.INFEASIBLE and claimed.count:
+            false.append(f"{status}, but the record counts {claimed.count} solution(s)")
+    examples = claimed.examples if isinstance(claimed.examples, list) else []
+    distinct = len({json.dumps(e, sort_keys=True) for e in examples})
+    if counting and solved and status == Status.COMPLETE and claimed.count is not None and claimed.count < distinct:
+        false.append(f"a complete count of {claimed.count}, but the record holds {distinct} distinct valid examples")
     return false
 
 

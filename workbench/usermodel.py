@@ -107,6 +107,14 @@ class FileRun:
         return self.verdict is not None and self.verdict.ok
 
     @property
+    def solver(self) -> str:
+        return self.result.solver
+
+    @property
+    def proven(self) -> bool:
+        return self.result.proven
+
+    @property
     def value(self) -> float | int | None:
         return clean_number(self.result.objective)
 
@@ -229,10 +237,9 @@ def command(args: Any, name: str, ui: Any) -> int:
     for run in runs:
         cli.out.print(f"{run.result.solver}: {run.verdict.message if run.verdict else run.result.message or '-'}",
                       markup=False)
-    issues = api.disagreements(runs, mf.sense)      # type: ignore[arg-type]
-    for issue in issues:
-        cli.out.print(f"[red]DISAGREEMENT[/]: {issue}")
+    lines, status = api.comparison_summary(runs, mf.sense)
+    for line in lines if name != "solve" or status else []:
+        cli.out.print(line, markup=False, style="red" if status else None)
     if name != "solve":
-        cli.out.print(f"no disagreement between backends; rows appended to {output}" if not issues else
-                      f"rows appended to {output}")
-    return 1 if issues else 0
+        cli.out.print(f"rows appended to {output}")
+    return status

@@ -4,7 +4,9 @@ The LP and MPS files are written here, not by PuLP, which keeps a maximisation i
 comment and drops the objective's constant from both. Both formats carry the sense (LP: `Maximize`,
 MPS: an OBJSENSE section, which HiGHS, lp_solve, CPLEX and SCIP read; glpsol reads none and needs
 `--max`) and the constant, as a column fixed at 1 (every reader takes that; an objective row's RHS
-means +c to lp_solve and -c to HiGHS)."""
+means +c to lp_solve and -c to HiGHS). That column is an integer one: lp_solve 5.5.2's branch and
+bound stops short of the optimum when a continuous column has an objective coefficient (stones
+n = 2 in a 3 x 3 box: 6, not 7, even for a continuous column fixed at 0)."""
 from __future__ import annotations
 
 import math
@@ -106,12 +108,18 @@ def to_lp(model: Model) -> str:
             for v, name in zip(m.vars, names)]
     if m.constant:
         out.append(f" {CONSTANT} = 1")
-    integers = [name for v, name in zip(m.vars, names) if v.integer]
+    integers = [name for v, name in zip(m.vars, names) if v.integer] + ([CONSTANT] if m.constant else [])
     if integers:
         out.append("General")
         out += [" " + " ".join(integers[i:i + 8]) for i in range(0, len(integers), 8)]
     out.append("End")
     return "\n".join(out) + "\n"
+
+
+# readers that take a maximisation's OBJSENSE section: HiGHS, lp_solve, SCIP, CPLEX; two do not
+MAXIMISE_NOTE = ["* a maximisation: HiGHS, lp_solve, SCIP and CPLEX read the OBJSENSE section below.",
+                 "* CBC 2.10 ignores it (and would minimise): run `cbc FILE -max -solve`.",
+                 "* glpsol 5.0 rejects it: delete its two lines and run `glpsol --freemps FILE --max`."]
 
 
 def to_mps(model: Model) -> str:
@@ -126,17 +134,21 @@ def to_mps(model: Model) -> str:
         for v, c in terms:
             columns[v].append((name, c))
     title = re.sub(r"\s", "_", m.name) or "model"
-    out = [f"* {m.name}", f"NAME {title}"]
+    out = [f"* {m.name}"]
+    if m.is_maximise:
+        out += MAXIMISE_NOTE
+    out.append(f"NAME {title}")
     if m.is_maximise:
         out += ["OBJSENSE", "    MAX"]
     out += ["ROWS", " N obj"] + [f" {sense} {name}" for name, _, sense, _ in rows] + ["COLUMNS"]
     integer = False
     for v, (name, entries) in enumerate(zip(names, columns)):
-        wanted = v < len(m.vars) and m.vars[v].integer
+        wanted = v >= len(m.vars) or m.vars[v].integer        # the constant's column is an integer one
         if wanted != integer:
             out.append(f"    MARKER 'MARKER' '{'INTORG' if wanted else 'INTEND'}'")
             integer = wanted
         out += [f"    {name} {row} {_num(c)}" for row, c in entries] or [f"    {name} obj 0"]
+    out += ["    MARKER 'MARKER' 'INTEND'"] if integer else []
     out.append("RHS")
     out += [f"    RHS {name} {_num(rhs)}" for name, _, _, rhs in rows if rhs]
     out.append("BOUNDS")
