@@ -8,11 +8,11 @@
 #   A  16 threads: stones a(4), squares n = 24 and 26, percolation a(9), stones a(5), squares a(28..30)
 #   B  1 thread:   stones a(4), squares n = 24 and 26, percolation a(9)   (the speed-ups' baselines)
 #   C  16 threads: squares a(31..35), then the n = 8 stones hunt for what is left of 9 minutes
-#   D  16 threads: a(39) (--bound 714) resumed from the journal copy in results/journals/a39 (the
-#      run on this machine stopped first), journaled into OUT/journals: copy that journal back into
-#      the run's folder (runs/j39) and resume it there with the same command. The key holds the
-#      squares package's hash, so the tree sent must have squares/ as at 93235b6 (it does while
-#      nobody edits it: `workbench journals` shows whether the copy is found, "0 of" if not).
+#   D  16 threads: a(39) (--bound 714), resumed from a journal copy in results/journals/a39 when one
+#      is there (results/journals/README.md), else started; journaled into OUT/journals: copy that
+#      journal back into the run's folder (runs/j39) and resume it there with the same command (its
+#      rows, written on the device, are re-checked on a sample there). The key holds the squares
+#      package's hash: `workbench journals` shows whether a copy is found, "0 of" if not.
 set -u
 part=${1:?part A, B, C or D}
 out=${2:-${OUT:-.}}
@@ -58,7 +58,7 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
             timeout $((t + 15)) $py -m workbench table squares --n "$1" --solver search --bound "$2" \
                 --lookahead "$3" --threads 16 --time-limit "$t" --quiet -o "$out/$4" || echo "stopped: n = $1"
         }
-        mkdir -p "$out/journals" && cp results/journals/a39/*.sqlite "$out/journals/"
+        mkdir -p "$out/journals" && cp results/journals/a39/*.sqlite "$out/journals/" 2>/dev/null
         proof 39 714 0 squares-39.csv
         rm -f "$out"/journals/*.lock; $py -m workbench journals --dir "$out/journals" ;;
     *)  echo "part A, B, C or D"; exit 2 ;;

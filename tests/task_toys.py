@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 
+from workbench.search.journal import Codec
 from workbench.search.outcome import Outcome
 
 
@@ -35,3 +36,13 @@ def capped_primes_in(task: tuple[int, int, float, int], stop_at: float) -> Outco
     out = primes_in((lo, lo + cap, pause), stop_at)
     mid = (lo + cap + hi) // 2
     return replace(out, parts=((lo + cap, mid, pause, cap), (mid, hi, pause, cap)) if out.complete else ())
+
+
+def prime(k: int) -> int:
+    """The toy's checker: a witness is worth itself when it is a prime."""
+    if not (isinstance(k, int) and k > 1 and all(k % d for d in range(2, int(k ** 0.5) + 1))):
+        raise ValueError(f"{k!r} is not a prime")
+    return k
+
+
+PRIMES = Codec(value=prime)

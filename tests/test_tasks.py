@@ -2,6 +2,7 @@
 exactly the uninterrupted counters, and one journal has one user at a time."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -14,8 +15,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from task_toys import capped_primes_in, primes_in, ranges
+from task_toys import PRIMES, capped_primes_in, primes_in, ranges
 
+from workbench.search.journal import _pace
 from workbench.search.outcome import Outcome
 from workbench.search.tasks import (
     Job,
@@ -24,7 +26,6 @@ from workbench.search.tasks import (
     JournalBusy,
     Settings,
     Split,
-    _pace,
     copy_journal,
     executor,
     fan_out,
@@ -38,15 +39,22 @@ from workbench.search.tasks import (
 HERE = Path(__file__).resolve().parent
 
 
+def task_rows(path: Path) -> list[dict]:
+    """The task rows of a journal, as their JSON says."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        bodies = [json.loads(body) for (body,) in db.execute("SELECT body FROM rows ORDER BY seq")]
+    return [body for body in bodies if body["kind"] == "task"]
+
+
 def split(pause: float = 0.0, top: int = 20000) -> Split:
-    return Split("primes", {"top": top}, ranges(top, 250, pause), primes_in, maximise=True)
+    return Split("primes", {"top": top}, ranges(top, 250, pause), primes_in, maximise=True, codec=PRIMES)
 
 
 def divided_split(pause: float = 0.0, top: int = 20000) -> Split:
     """Ranges of 2000 numbers capped at 300: each hands back two ranges of 850, which hand back two
     of 275 each: 7 tasks a range."""
     tasks = [(lo, hi, pause, 300) for lo, hi, _ in ranges(top, 2000)]
-    return Split("capped primes", {"top": top}, tasks, capped_primes_in, maximise=True)
+    return Split("capped primes", {"top": top}, tasks, capped_primes_in, maximise=True, codec=PRIMES)
 
 
 def test_threads_reduce_to_the_exact_answer(tmp_path):
@@ -65,24 +73,31 @@ def test_a_finished_search_leaves_no_journal_and_fresh_forgets_a_partial_one(tmp
     assert not list(tmp_path.iterdir())                    # neither the database nor its lock file
     run(split(0.05), Settings(threads=2, time_limit=0.5, runs=tmp_path))
     journal = Journal(tmp_path, split(0.05).key)
-    assert journal.done()
+    assert journal.read().rows
     journal.close()
     journal = Journal(tmp_path, split(0.05).key, fresh=True)
-    assert not journal.done()
+    assert not journal.read().rows
     journal.close()
 
 
 def test_a_journal_gives_back_a_witness_with_its_types(tmp_path):
     """A board found by a journaled task comes back as the search made it (squares' Placements, not
-    dicts): a resumed a(36) whose 629 was found on another machine once failed to write its row."""
+    dicts): a resumed a(36) whose 629 was found on another machine once failed to write its row.
+    Its value is the checker's: a row that says more than its board is worth is refused."""
+    from workbench.puzzles.squares.dfs import codec
     from workbench.puzzles.squares.model import Placement
 
-    found = Outcome(629, [Placement(36, 0, 0), Placement(35, 1, 1)], 1, 52121584, True, 1)
-    journal = Journal(tmp_path, {"search": "witness", "v": 1})
+    found = Outcome(10, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 52121584, True, 1)
+    key = {"search": "witness", "tasks": 2}
+    journal = Journal(tmp_path, key, codec=codec(2, None))
     journal.record(0, found, 1.5)
     journal.close()
-    journal = Journal(tmp_path, {"search": "witness", "v": 1})
-    assert journal.done() == {0: found} and isinstance(journal.done()[0].witness[0], Placement)
+    journal = Journal(tmp_path, key, codec=codec(2, None))
+    (row,) = journal.read().rows.values()
+    assert row.outcome == found and isinstance(row.outcome.witness[0], Placement)
+    journal.record(1, Outcome(9, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 5, True, 1), 1.0)
+    with pytest.raises(JournalBroken, match="row 2: task 1: its witness is worth 10 by the checker, the row says 9"):
+        journal.read()
     journal.close()
 
 
@@ -122,10 +137,7 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     here, there = tmp_path / "here", tmp_path / "there"
     part = run(divided_split(0.05), Settings(threads=2, time_limit=0.6, runs=here))
     (state,) = survey(here)
-    db = sqlite3.connect(state.path)
-    done = db.execute("SELECT count(*) FROM tasks").fetchone()[0]
-    handed_back = db.execute("SELECT count(*) FROM parts").fetchone()[0]
-    db.close()
+    done, handed_back = len(task_rows(state.path)), sum(len(row["parts"]) for row in task_rows(state.path))
     assert not part.complete and 0 < state.done == done < state.total == 10 + handed_back
     assert state.positions <= part.positions and state.best is not None and state.best <= part.best
     assert (state.key["top"], state.key["search"], state.running) == (20000, "capped primes", False)
@@ -175,9 +187,7 @@ def test_a_journal_times_each_task_on_its_worker_not_in_the_window(tmp_path):
     are each task's own (about 0.2 s, not the 0.8 s a task spends between its handing out and its
     end), and `journals` gives the recent pace from the finishing times."""
     run(split(0.2), Settings(threads=2, time_limit=1.5, runs=tmp_path))
-    db = sqlite3.connect(next(tmp_path.glob("*.sqlite")))
-    seconds = [s for (s,) in db.execute("SELECT seconds FROM tasks")]
-    db.close()
+    seconds = [row["seconds"] for row in task_rows(next(tmp_path.glob("*.sqlite")))]
     assert len(seconds) >= 4 and all(0.19 < s < 0.5 for s in seconds), seconds
     assert _pace(["2026-11-27T10:00:00", "2026-11-27T10:20:00", "2026-11-27T10:30:00"]) == 4.0
     assert _pace(["2026-11-27T10:00:00"]) is None
@@ -241,13 +251,13 @@ def test_sigkill_halfway_then_resume_gives_exactly_the_uninterrupted_counters(tm
         time.sleep(0.1)
         journal = next(tmp_path.glob("*.sqlite"), None)
         try:
-            if journal and sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0] >= enough:
+            if journal and len(task_rows(journal)) >= enough:
                 break
         except sqlite3.OperationalError:        # the file exists, its table not yet
             pass
     os.kill(child.pid, signal.SIGKILL)
     child.wait()
-    done = sqlite3.connect(journal).execute("SELECT count(*) FROM tasks").fetchone()[0]
+    done = len(task_rows(journal))
     assert enough <= done < tasks
     resumed = run(globals()[make](0.1), Settings(threads=2, runs=tmp_path))
     assert resumed.complete and (resumed.count, resumed.positions, resumed.best) == (1, 20000,
@@ -297,7 +307,7 @@ def _journal_progress(folder: Path) -> tuple[int, int]:
     try:
         db = sqlite3.connect(path)
         key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
-        return db.execute("SELECT count(*) FROM tasks").fetchone()[0], key["tasks"]
+        return len(task_rows(path)), key["tasks"]
     except (sqlite3.Error, TypeError):         # created but not yet written
         return 0, 1
 
@@ -352,7 +362,7 @@ def test_stones_a4_with_capped_tasks_stopped_by_its_time_limit_resumes_exactly(t
     search(3, Settings(threads=2, journal=False, quiet=True), split_after=300)     # compiled before the clock runs
     part = search(4, Settings(threads=2, time_limit=6, runs=tmp_path, quiet=True), split_after=100_000)
     assert not part.complete
-    assert sqlite3.connect(next(tmp_path.glob("*.sqlite"))).execute("SELECT count(*) FROM parts").fetchone()[0] > 0
+    assert sum(len(row["parts"]) for row in task_rows(next(tmp_path.glob("*.sqlite")))) > 0
     rest = search(4, Settings(threads=2, runs=tmp_path, quiet=True), split_after=100_000)
     assert (rest.best, rest.positions, rest.complete) == (38, 61834132, True)
 

@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from . import api, checks, frames, pipeline, tables
@@ -21,7 +22,8 @@ from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
-from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
+from .search.journal import Unreadable
+from .search.tasks import JournalBusy, cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Unavailable
 from .solvers.search import warm_up
@@ -461,34 +463,38 @@ def cmd_journals(args) -> int:
         raise BadInput(f"no journal folder {folder}")
     if args.copy_to and Path(args.copy_to).resolve() == folder.resolve():
         raise BadInput("--copy-to names the journals' own folder")
-    try:
-        states = survey(folder)
-    except JournalBroken as e:
-        raise BadInput(str(e)) from None
+    states = survey(folder)
     if not states:
         out.print(f"no journals in {folder}")
         return 0
     for st in states:
-        what = "  ".join(f"{k} {json.dumps(v)}" for k, v in st.key.items() if k not in ("search", "tasks", "code"))
+        if isinstance(st, Unreadable):         # one line, plainly: its contents are not shown
+            sys.stderr.write(f"workbench: error: {st.why}\n")
+            continue
+        what = "  ".join(f"{k} {json.dumps(v)}" for k, v in st.key.items()
+                         if k not in ("search", "tasks", "code", "maximise"))
         left = st.seconds_left
-        out.print(f"[bold]{st.path.name}[/] ({'a run holds it' if st.running else 'idle'})\n"
-                  f"  {st.key.get('search')}  {what}\n"
-                  f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
-                  f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
-                  + ("" if left is None else f"; {left / 3600:.2f} task-hours left at the mean so far")
-                  + ("" if st.hours_left is None else
-                     f"\n  recent pace {st.pace:,.1f} tasks an hour: about {st.hours_left:.1f} h left at it")
-                  + (f"\n  last task finished {st.last}" if st.last else ""), soft_wrap=False)
+        out.print(f"[bold]{escape(st.path.name)}[/]" + escape(f" ({'a run holds it' if st.running else 'idle'})\n"
+                         f"  {st.key.get('search')}  {what}\n"
+                         f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
+                         f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
+                         + ("" if left is None else f"; {left / 3600:.2f} task-hours left at the mean so far")
+                         + ("" if st.hours_left is None else
+                            f"\n  recent pace {st.pace:,.1f} tasks an hour: about {st.hours_left:.1f} h left at it")
+                         + (f"\n  last task finished {st.last}" if st.last else "")
+                         + (f"\n  {st.foreign} tasks written elsewhere: a resume here searches a sample of them "
+                            "again first" if st.foreign else "")), soft_wrap=False)
         package = Path(__file__).parent / "puzzles" / str(st.key.get("search"))
         if package.is_dir():              # a journal resumes only under the code that made it
             here = code_version(package)
             out.print("  resumes from this checkout" if here == st.key.get("code") else
-                      f"  made by other code (package hash {st.key.get('code')}, this checkout's {here}): "
-                      "resume it from the commit that made it", soft_wrap=False)
+                      escape(f"  made by other code (package hash {st.key.get('code')}, this checkout's {here}): "
+                             "resume it from the commit that made it"), soft_wrap=False)
+    readable = [st for st in states if not isinstance(st, Unreadable)]
     if args.copy_to:
-        for st in states:
-            out.print(f"copied to {copy_journal(st.path, Path(args.copy_to))}")
-    return 0
+        for st in readable:
+            out.print(escape(f"copied to {copy_journal(st.path, Path(args.copy_to))}"))
+    return 0 if len(readable) == len(states) else 2
 
 
 def cmd_compile(args) -> int:

@@ -24,7 +24,9 @@ class Outcome(Generic[W]):
     count are proven; tasks: the independent tasks this covers; parts: work a task hands back to the
     task layer as new tasks (a task that reached its cap), which the outcome does not cover.
     Said to the workbench as well: bound, a proven bound on the best (an incomplete search's); examples,
-    a count's example solutions; message, what the run did; build_seconds, compiling and set-up."""
+    a count's example solutions; message, what the run did; build_seconds, compiling and set-up.
+    bounds: a task of a search that shares its best, the bound it started and ended under (its
+    journal keeps them, so that a re-check of the task elsewhere runs under the same bound)."""
 
     best: int | None = None
     witness: W | None = None
@@ -38,6 +40,7 @@ class Outcome(Generic[W]):
     examples: tuple[Any, ...] = ()
     message: str = ""
     build_seconds: float = 0.0
+    bounds: tuple[int, int] | None = None
 
     @property
     def found(self) -> bool:

@@ -19,32 +19,31 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import contextlib
-import contextvars
-import fcntl
-import functools
 import hashlib
 import inspect
-import json
 import math
 import os
-import pickle
-import sqlite3
+import random
 import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from .journal import AT_LEAST, PLAIN, SAMPLE, Codec, Journal, JournalBroken, Ledger, _log, disagreement
+from .journal import JournalBusy as JournalBusy  # (re-exported: the task layer's errors and tools)
+from .journal import JournalLog as JournalLog
+from .journal import copy_journal as copy_journal
+from .journal import journal_log as journal_log
+from .journal import remove_finished as remove_finished
+from .journal import survey as survey
 from .outcome import Outcome
 
 JOURNALS = "WORKBENCH_JOURNALS"      # environment variable: where journals go (default runs/journals)
 WINDOW = 4                  # tasks in flight per worker
-RECENT = 20                 # finished tasks `journals` takes a run's recent pace over
-PAUSE = 10                  # a gap between finishing tasks this many typical ones long is a pause
 LOG_EVERY = 5.0             # seconds between progress lines when stderr is not a terminal
-_log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
 Kernel = Callable[..., Outcome]   # kernel(task, stop_at[, best]): stop_at is a time.time() instant
 
@@ -70,21 +69,16 @@ def cluster_address(text: str) -> str:
     raise argparse.ArgumentTypeError(f"--cluster is local:K, tcp://HOST:PORT or a scheduler file, got {text!r}")
 
 
-class JournalBusy(Exception):
-    """Another process holds this search's journal."""
-
-
-class JournalBroken(Exception):
-    """A journal that cannot be read (a damaged file): the message names it and the way out (--fresh)."""
-
-
 @dataclass(frozen=True)
 class Split:
     """A search cut into independent tasks. `identity` holds whatever changes the answer (the puzzle,
     n, the search's parameters); the kernel's code version is added to it, so that a changed
     search never resumes from an old journal. `kernel` lives in the installed package (Dask
     workers import it by name). `shares_best`: each task starts with the best value found so far
-    (kernel(task, stop_at, best)), so an optimisation prunes with it."""
+    (kernel(task, stop_at, best)), so an optimisation prunes with it; its outcome says the bounds it
+    started and ended under, and `alone` gives a copy of a task that shares nothing with the others
+    (a re-check runs it under its own bound). `codec`: how the journal stores witnesses and parts,
+    and the puzzle's checker that measures a witness."""
 
     name: str
     identity: dict[str, Any]
@@ -92,13 +86,16 @@ class Split:
     kernel: Kernel
     maximise: bool = False
     shares_best: bool = False
+    codec: Codec = PLAIN
+    alone: Callable[[Any], Any] = lambda task: task
 
     @property
     def key(self) -> dict[str, Any]:
         """The journal's key. The code version covers every module beside the kernel's, since the
         compiled kernels it calls usually live in another file of the same package."""
         code = code_version(Path(inspect.getsourcefile(self.kernel) or "").parent)
-        return {**self.identity, "search": self.name, "tasks": len(self.tasks), "code": code}
+        return {**self.identity, "search": self.name, "tasks": len(self.tasks), "code": code,
+                "maximise": self.maximise}
 
 
 def code_version(folder: Path) -> str:
@@ -120,231 +117,6 @@ class Settings:
     fresh: bool = False             # forget the journal and start over
     quiet: bool = False
     runs: Path = field(default_factory=journals)
-
-
-UNREADABLE = (sqlite3.DatabaseError, pickle.UnpicklingError, EOFError, ValueError, TypeError)
-
-
-def _broken(path: Path, e: Exception) -> JournalBroken:
-    return JournalBroken(f"the journal {path} cannot be read ({e}); rerun with --fresh to start over")
-
-
-def _outcome(stored: bytes | str) -> Outcome:
-    """A finished task's outcome as journaled (text: a journal written before outcomes were pickled)."""
-    return Outcome(**json.loads(stored)) if isinstance(stored, str) else pickle.loads(stored)
-
-
-class Journal:
-    """The finished tasks of one search, in a SQLite database (WAL mode) under runs/journals/. One
-    process at a time: a second one refuses with JournalBusy rather than share the file."""
-
-    def __init__(self, folder: Path, key: dict[str, Any], fresh: bool = False) -> None:
-        text = json.dumps(key, sort_keys=True)
-        folder.mkdir(parents=True, exist_ok=True)
-        self.path = folder / f"{key['search']}-{hashlib.sha256(text.encode()).hexdigest()[:16]}.sqlite"
-        self._lock = open(self.path.with_suffix(".lock"), "w")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self._lock.close()
-            raise JournalBusy(f"another run is using the journal {self.path}; wait for it, or stop it") from None
-        if fresh:
-            self._remove()
-        try:
-            self._open(text)
-        except sqlite3.DatabaseError as e:
-            self._lock.close()
-            raise self.broken(e) from None
-
-    def broken(self, e: Exception) -> JournalBroken:
-        return _broken(self.path, e)
-
-    def _open(self, text: str) -> None:
-        self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("CREATE TABLE IF NOT EXISTS search (key TEXT NOT NULL)")
-        self.db.execute("CREATE TABLE IF NOT EXISTS tasks (id INTEGER PRIMARY KEY, outcome BLOB NOT NULL, "
-                        "seconds REAL NOT NULL, finished TEXT NOT NULL)")
-        self.db.execute("CREATE TABLE IF NOT EXISTS parts (id INTEGER PRIMARY KEY, task BLOB NOT NULL)")
-        stored = self.db.execute("SELECT key FROM search").fetchone()
-        if stored is None:
-            self.db.execute("INSERT INTO search VALUES (?)", (text,))
-        elif stored[0] != text:
-            self.close()
-            raise JournalBusy(f"{self.path} belongs to another search; remove it or run with --fresh")
-
-    def done(self) -> dict[int, Outcome]:
-        try:
-            rows = self.db.execute("SELECT id, outcome FROM tasks").fetchall()
-            return {task: _outcome(stored) for task, stored in rows}
-        except UNREADABLE as e:
-            raise self.broken(e) from None
-
-    def task_seconds(self) -> float:
-        """The seconds the finished tasks took, summed (the work earlier runs left to this one)."""
-        return float(self.db.execute("SELECT COALESCE(SUM(seconds), 0) FROM tasks").fetchone()[0])
-
-    def parts(self) -> dict[int, Any]:
-        """The parts that tasks handed back, by their task ids."""
-        try:
-            return {task: pickle.loads(blob) for task, blob in self.db.execute("SELECT id, task FROM parts")}
-        except UNREADABLE as e:
-            raise self.broken(e) from None
-
-    def record(self, task: int, outcome: Outcome, seconds: float, parts: dict[int, Any] | None = None) -> None:
-        """Commit one finished task (a complete one only: a task cut by the clock is run again) with
-        the parts it handed back, numbered, in one transaction."""
-        stored = pickle.dumps(replace(outcome, parts=()))    # pickled: a witness keeps its types
-        self.db.execute("BEGIN")
-        self.db.execute("INSERT OR REPLACE INTO tasks VALUES (?, ?, ?, ?)",
-                        (task, stored, seconds, time.strftime("%Y-%m-%dT%H:%M:%S")))
-        self.db.executemany("INSERT INTO parts VALUES (?, ?)", [(i, pickle.dumps(t)) for i, t in (parts or {}).items()])
-        self.db.execute("COMMIT")
-
-    def close(self, finished: bool = False) -> None:
-        """A finished search leaves no journal: its answer goes to the results, and a rerun of the
-        command then searches again rather than replay. Inside journal_log the removal is left to
-        whoever keeps the answer (remove_finished, once its row is written), so that a failure
-        after the search costs no work."""
-        self.db.close()
-        if finished and (log := _log.get()) is not None:
-            log.finished.append(str(self.path.resolve()))
-        elif finished:
-            self.remove()             # (while the lock is still held, as before)
-        self._lock.close()
-
-    def remove(self) -> None:
-        self._remove()
-        self.path.with_suffix(".lock").unlink(missing_ok=True)
-
-    def _remove(self) -> None:
-        _unlink(self.path)
-
-
-def _unlink(path: Path) -> None:
-    """A journal's database with its WAL files (not its lock)."""
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{path}{suffix}").unlink(missing_ok=True)
-
-
-def remove_finished(paths: Sequence[str]) -> None:
-    """The finished journals of a run whose answer is now kept, removed under their locks (one
-    that a run holds again meanwhile is left to it)."""
-    for path in map(Path, paths):
-        with open(path.with_suffix(".lock"), "a") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                continue
-            _unlink(path)
-            path.with_suffix(".lock").unlink(missing_ok=True)
-
-
-@dataclass(frozen=True)
-class JournalState:
-    """Where one journaled search stands, read without disturbing a run that may be writing it."""
-
-    path: Path
-    key: dict[str, Any]
-    done: int                   # tasks finished
-    parts: int                  # tasks handed back by others (they join the total)
-    positions: int              # of the finished tasks (the split before them is not journaled)
-    best: int | None            # the best value the finished tasks found
-    task_seconds: float
-    last: str | None            # when the latest task finished
-    running: bool               # a run holds the journal now
-    pace: float | None          # tasks an hour of wall time, over the latest RECENT finished (None: too few)
-
-    @property
-    def total(self) -> int:
-        return int(self.key.get("tasks", 0)) + self.parts
-
-    @property
-    def seconds_left(self) -> float | None:
-        """Task-seconds still to go at the mean pace so far (tasks are shuffled, so the mean is fair)."""
-        return self.task_seconds / self.done * (self.total - self.done) if self.done else None
-
-    @property
-    def hours_left(self) -> float | None:
-        """Wall-clock hours still to go at the recent pace (as many workers as then)."""
-        return (self.total - self.done) / self.pace if self.pace else None
-
-
-def _pace(finished: list[str]) -> float | None:
-    """Tasks an hour over the latest RECENT finishing times (ISO, to the second). A gap of more than
-    PAUSE typical ones (the median, at least a second) is a pause, the run stopped or moved, and
-    counts as a typical gap: a resumed run's pace is its own, not diluted by the hours it lay still."""
-    from datetime import datetime
-    from statistics import median
-
-    latest = sorted(datetime.fromisoformat(t).timestamp() for t in finished)[-RECENT:]
-    gaps = [later - earlier for earlier, later in zip(latest, latest[1:])]
-    if not gaps:
-        return None
-    typical = max(median(gaps), 1.0)
-    span = sum(gap if gap <= PAUSE * typical else typical for gap in gaps)
-    return 3600 * len(gaps) / span if span > 0 else None
-
-
-def _read_only(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-
-
-def _running(path: Path) -> bool:
-    """Whether a run holds the journal's lock (tried and let go at once)."""
-    lock = path.with_suffix(".lock")
-    if not lock.exists():
-        return False
-    with open(lock) as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(f, fcntl.LOCK_UN)
-    return False
-
-
-def survey(folder: Path) -> list[JournalState]:
-    """The journals in `folder`, each with its key and how far its run got."""
-    states = []
-    for path in sorted(folder.glob("*.sqlite")):
-        try:
-            with contextlib.closing(_read_only(path)) as db:
-                key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
-                rows = db.execute("SELECT outcome, seconds, finished FROM tasks").fetchall()
-                parts = db.execute("SELECT count(*) FROM parts").fetchone()[0]
-            outcomes = [_outcome(stored) for stored, _, _ in rows]
-        except UNREADABLE as e:
-            raise _broken(path, e) from None
-        total = functools.reduce(Outcome.merge, outcomes) if outcomes else Outcome()
-        finished = [f for _, _, f in rows]
-        states.append(JournalState(path, key, len(rows), parts, total.positions, total.best,
-                                   sum(s for _, s, _ in rows), max(finished, default=None), _running(path),
-                                   _pace(finished)))
-    return states
-
-
-def copy_journal(path: Path, folder: Path) -> Path:
-    """A consistent copy of a journal into `folder` under its own name (SQLite's online backup, so
-    a run may go on writing it meanwhile): how a long run is carried to another machine, or kept
-    past the end of the disk it runs on. The copy resumes like the original, and reading it leaves
-    no -wal or -shm file beside it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / path.name
-    if target.resolve() == path.resolve():
-        raise ValueError(f"{path} would be copied onto itself")
-    if _running(target):
-        raise JournalBusy(f"a run is using {target}; stop it before copying over it")
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{target}{suffix}").unlink(missing_ok=True)
-    source, copy = _read_only(path), sqlite3.connect(target)
-    try:
-        source.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")    # one self-contained file; a run sets WAL again
-    finally:
-        source.close()
-        copy.close()
-    return target
 
 
 @contextlib.contextmanager
@@ -381,30 +153,6 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
         yield pool.map
 
 
-@dataclass
-class JournalLog:
-    """What the journals of one run's searches leave for its answer: notes (a run that resumed from
-    a journal says so, and how much work earlier runs, here or elsewhere, had done), and the paths
-    of the finished journals, for remove_finished once the answer is kept."""
-
-    notes: list[str] = field(default_factory=list)
-    finished: list[str] = field(default_factory=list)
-
-
-@contextlib.contextmanager
-def journal_log() -> Iterator[JournalLog]:
-    """The journal log of the searches run inside. Their finished journals stay until the answer
-    is kept (its row written, or printed) and the keeper calls remove_finished: a run that fails
-    after its search (writing its row, say) reruns from the journal in seconds instead of
-    searching again."""
-    log = JournalLog()
-    token = _log.set(log)
-    try:
-        yield log
-    finally:
-        _log.reset(token)
-
-
 class SchedulerUnreachable(Exception):
     """The --cluster scheduler did not answer: the run ends with an error naming it."""
 
@@ -431,20 +179,23 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
     (the work done before the split). Complete only when every task finished within the limit."""
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     total = start or Outcome(maximise=split.maximise)
-    journal = Journal(settings.runs, split.key, settings.fresh) if settings.journal else None
+    journal = Journal(settings.runs, split.key, settings.fresh, split.codec) if settings.journal else None
     work, left = list(split.tasks), 1       # left: tasks unfinished (not 0 until known: a failure keeps the journal)
     try:
-        done = journal.done() if journal else {}
-        for outcome in done.values():
-            total = total.merge(outcome)
-        if done and journal and (log := _log.get()) is not None:
-            log.notes.append(f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
-                         f"runs ({journal.task_seconds():,.0f} task-seconds)")
-        parts = journal.parts() if journal else {}
-        assert sorted(parts) == list(range(len(work), len(work) + len(parts))), "parts are numbered in a row"
-        work += [parts[i] for i in sorted(parts)]
-        progress = Progress(len(work), len(done), settings.quiet)
+        ledger = journal.read() if journal else Ledger()
+        work += [ledger.parts[i] for i in sorted(ledger.parts)]
         with executor(settings) as (pool, workers):
+            notes = _recheck(split, work, ledger, journal, pool, stop_at) if journal and ledger.foreign else []
+            done = ledger.rows
+            for row in done.values():
+                total = total.merge(row.outcome)
+            if done and (log := _log.get()) is not None:
+                imported = sum(i["tasks"] for i in ledger.imports)
+                log.notes += [f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
+                              f"runs ({sum(row.seconds for row in done.values()):,.0f} task-seconds"
+                              + (f"; {imported} of them imported from elsewhere" if imported and not notes else "")
+                              + ")", *notes]
+            progress = Progress(len(work), len(done), settings.quiet)
             total, left = _drain(split, work, pool, workers, [i for i in range(len(work)) if i not in done],
                                  stop_at, total, journal, progress, on_better)
         progress.close()
@@ -453,6 +204,34 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
             journal.close(finished=left == 0)
     return Outcome(total.best, total.witness, total.count, total.positions, total.complete and left == 0,
                    len(work), split.maximise)
+
+
+def _recheck(split: Split, work: list[Any], ledger: Ledger, journal: Journal, pool: cf.Executor,
+             stop_at: float) -> list[str]:
+    """Rows that no row of this machine vouches for (a copy from elsewhere) are trusted only after a
+    random sample of them (SAMPLE of them, at least AT_LEAST, all if fewer) is searched again here
+    and agrees (journal.disagreement says what is compared). Then an import row, MAC'd here,
+    vouches for them. Any disagreement refuses the journal: no answer is taken from it. Returns
+    the note for the run's message."""
+    foreign = ledger.foreign
+    size = min(len(foreign), max(AT_LEAST, math.ceil(SAMPLE * len(foreign))))
+    sample = random.SystemRandom().sample(foreign, size)     # unknown to whoever wrote the rows
+    proven = {row.outcome.best for row in ledger.rows.values() if row.outcome.best is not None}
+    futures = {}
+    for task in sample:
+        bounds = ledger.rows[task].bounds
+        best = ((bounds[0] if bounds and bounds[0] in proven else None),) if split.shares_best else ()
+        futures[task] = pool.submit(timed, split.kernel, split.alone(work[task]), stop_at, *best)
+    for task, future in futures.items():
+        again, _ = future.result()
+        if not again.complete:
+            raise JournalBroken(f"the journal {journal.path} was written elsewhere and its re-check did not finish "
+                                "in the time limit; rerun with more time, or with --fresh")
+        if (why := disagreement(ledger.rows[task], again, split.codec, proven)) is not None:
+            raise JournalBroken(f"the journal {journal.path} is refused: task {task}, written elsewhere, was searched "
+                                f"again here and disagrees ({why}); no answer is taken from it (--fresh starts over)")
+    origin = sorted({ledger.rows[task].machine for task in foreign})
+    return [journal.imported(len(foreign), size, origin)]
 
 
 def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo: list[int], stop_at: float,

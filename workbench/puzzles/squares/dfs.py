@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+from typing import Any
 
 import numba
 import numpy as np
@@ -29,8 +31,10 @@ from ...search import tasks
 from ...search.bits import popcount
 from ...search.compiled import clock
 from ...search.deadline import NEVER, Deadline
+from ...search.journal import Codec, integer
 from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
+from .check import check
 from .cuts import (
     INF,
     MOST_POOLED,
@@ -43,7 +47,7 @@ from .cuts import (
     short,
 )
 from .kernel import Placements, added, exact_placements, put
-from .model import Placement
+from .model import Placement, square_matches
 
 CLOCK_EVERY = 0xFFF                    # positions between two looks at the clock (+ 1)
 HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
@@ -259,16 +263,49 @@ def run_task(task: tuple[Source, np.ndarray, int, tuple, np.ndarray], stop_at: f
              best: int | None = None) -> Outcome[list[Placement]]:
     """One task of the task layer: prefixes searched under the bound (the threshold, or the best
     cost found so far, whichever is lower). `shared` is the same array for every task of one
-    search in this process, so a bound found by one thread reaches the others while they run."""
+    search in this process, so a bound found by one thread reaches the others while they run; the
+    outcome says the bound the task started and ended under (its journal keeps them)."""
     source, prefixes, threshold, rules, shared = task
     pl = source if isinstance(source, Placements) else exact_placements(*source)
     if best is not None and best < shared[0]:
         shared[0] = best
+    began = int(shared[0])
     at = Deadline.at_wall(stop_at).at
     cost, count, path, aborted, nodes = _run_prefixes(pl.arrays, prefixes, threshold, rules, shared, at)
+    bounds = began, int(shared[0])
     if not count:                             # nothing of its own under the bound
-        return Outcome(positions=int(nodes), complete=not aborted, tasks=1)
-    return Outcome(int(cost), pl.decode(path), int(count), int(nodes), not aborted, 1)
+        return Outcome(positions=int(nodes), complete=not aborted, tasks=1, bounds=bounds)
+    return Outcome(int(cost), pl.decode(path), int(count), int(nodes), not aborted, 1, bounds=bounds)
+
+
+def alone(task: tuple[Source, np.ndarray, int, tuple, np.ndarray]) -> tuple[Source, np.ndarray, int, tuple, np.ndarray]:
+    """The task with a bound of its own (its threshold), shared with no other task: a re-check."""
+    source, prefixes, threshold, rules, _ = task
+    return source, prefixes, threshold, rules, np.full(1, threshold, np.int64)
+
+
+def _placement_in(raw: Any) -> Placement:
+    size, x, y = raw
+    return Placement(integer(size, "size", 1), integer(x, "x"), integer(y, "y"))
+
+
+def _cost(n: int, placements: list[Placement]) -> int | None:
+    """The matches the placements use, by the independent checker (check.py), which finds the squares;
+    None for no placements (a count's task that found only boards of the threshold keeps none)."""
+    if not placements:
+        return None
+    matches = sorted({m for p in placements for m in square_matches(p.size, p.x, p.y)})
+    verdict = check(n, {"matches": [list(m) for m in matches]})
+    if not verdict.ok or verdict.objective is None:
+        raise ValueError(f"the checker rejects its board: {verdict.message}")
+    return int(verdict.objective)
+
+
+def codec(n: int, threshold: int | None) -> Codec:
+    """How a squares journal stores a board (its placements as [size, x, y]) and measures it; a
+    count's rows of the threshold may have none."""
+    return Codec(witness_out=lambda board: [[p.size, p.x, p.y] for p in board],
+                 witness_in=lambda raw: [_placement_in(p) for p in raw], value=partial(_cost, n), given=threshold)
 
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
@@ -334,5 +371,6 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     work = [(source or pl, cut[order[i:i + chunk]], threshold, rules, shared) for i in range(0, len(cut), chunk)]
     identity = {"board": list(source) if source else [depths], "threshold": threshold, "counting": bool(rules[0]),
                 "prefixes": prefixes, "lookahead": int(rules[4]), "pooled": int(rules[5])}
-    split = Split("squares", identity, work, run_task, shares_best=True)
+    split = Split("squares", identity, work, run_task, shares_best=True,
+                  codec=codec(depths, threshold if rules[0] else None), alone=alone)
     return tasks.run(split, settings, Outcome(positions=split_nodes), on_better)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -22,9 +23,12 @@ import numpy as np
 from ...models.core import OPTIMISE, Options, Question
 from ...search import tasks
 from ...search.deadline import NEVER, Deadline
+from ...search.journal import Codec, integer
 from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
+from .check import check, parse_board
 from .kernel import dedupe, frontier, run_chunk
+from .moves import MARGIN, MAXC, MAXL, MAXS, H, W
 from .record import run as hunt
 
 CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
@@ -88,6 +92,50 @@ def run_task(task: Chunk | Part, stop_at: float) -> Outcome[Board]:
     return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap) for i in range(0, len(rest), CHUNK)))
 
 
+def _board_in(raw: Any) -> Board:
+    parse_board(raw)                  # raises ValueError on anything but [row, col, value] integer triples
+    return [list(t) for t in raw]
+
+
+def _part_out(part: Part) -> dict[str, Any]:
+    return {"front": part.front.tolist(), "cap": part.cap}
+
+
+def _part_in(raw: Any) -> Part:
+    """A handed-back part from a journal, each board checked against the kernel's limits before it
+    is searched: the compiled kernel indexes its arrays with these numbers unchecked."""
+    if not isinstance(raw, dict) or set(raw) != {"front", "cap"}:
+        raise ValueError("a part is {front, cap}")
+    front = np.array(raw["front"], dtype=object)
+    if front.ndim != 3 or not 0 < len(front) <= CHUNK or not 2 < front.shape[1] <= 2 + MAXC or front.shape[2] != 2:
+        raise ValueError(f"a part's boards have the shape {front.shape}")
+    if not all(type(x) is int and 0 <= x < H * W for x in front.flat):
+        raise ValueError("a part's boards hold numbers that are not cells")
+    front = front.astype(np.int64)
+    rows, cols, values = front[:, 2:, 0] // W, front[:, 2:, 0] % W, front[:, 2:, 1]
+    used = np.arange(front.shape[1] - 2)[None, :] < front[:, 0, 0][:, None]
+    if ((front[:, 0, 0] > front.shape[1] - 2) | (front[:, 0, 1] < 2) | (front[:, 0, 1] >= MAXL)
+            | (front[:, 1, 0] > 8) | (front[:, 1, 1] > 1)).any():
+        raise ValueError("a part's board has a header out of range")
+    inside = (rows >= MARGIN) & (rows < H - MARGIN) & (cols >= MARGIN) & (cols < W - MARGIN)
+    if (used & ~(inside & (values >= 1) & (values < MAXS))).any():
+        raise ValueError("a part's board has a cell out of range")
+    return Part(front, integer(raw["cap"], "cap"))
+
+
+def _value(n: int, board: Board) -> int:
+    """The board's value by the independent checker (check.py), which replays it by the rules."""
+    verdict = check(n, board)
+    if not verdict.ok or verdict.objective is None:
+        raise ValueError(f"the checker rejects its board: {verdict.message}")
+    return int(verdict.objective)
+
+
+def codec(n: int) -> Codec:
+    """How a stones journal stores boards and parts, and measures a board."""
+    return Codec(witness_in=_board_in, part_out=_part_out, part_in=_part_in, value=partial(_value, n))
+
+
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
            report: Progress | None = None, split_after: int = SPLIT_AFTER) -> Outcome[Board]:
     """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
@@ -107,7 +155,7 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     order = np.random.default_rng(seed).permutation(len(front))
     chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after) for i in range(0, len(order), CHUNK)]
     split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after}, chunks,
-                  run_task, maximise=True)
+                  run_task, maximise=True, codec=codec(n))
 
     def better(part: Outcome[Board]) -> None:
         if report is not None:
