@@ -10,6 +10,7 @@ this machine. `broke`: a traceback, a lost answer or journal, code run from a fi
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import pickle
@@ -30,7 +31,6 @@ from reliability_probes2 import (  # the round-two harness, shared
     PY,
     ROOT,
     SCRATCH,
-    SKIPPED,
     Verdict,
     crashed,
     glpsol,
@@ -71,11 +71,18 @@ def solved(p: subprocess.CompletedProcess) -> dict | None:
 # -- 1. a journal is data, never code ---------------------------------------------------------
 
 def partial_journal(n: str = "4", seconds: float = 5) -> Path | None:
-    """A journal of stones a(n) cut short by the time limit (the run leaves it to resume)."""
-    shutil.rmtree(JOURNALS, ignore_errors=True)
-    wb("solve", "stones", "--n", n, "--time-limit", str(seconds), "--threads", "1")
-    found = sorted(JOURNALS.glob("stones-*.sqlite"))
-    return found[0] if found else None
+    """A journal of stones a(n) cut short by the time limit (the run leaves it to resume), with at
+    least one finished task: on a loaded machine the limit is doubled until it has one."""
+    while seconds <= 80:
+        shutil.rmtree(JOURNALS, ignore_errors=True)
+        wb("solve", "stones", "--n", n, "--time-limit", str(seconds), "--threads", "1")
+        for path in JOURNALS.glob("stones-*.sqlite"):
+            with sqlite3.connect(path) as db:
+                table = "rows" if chained(path) else "tasks"
+                if db.execute(f"SELECT count(*) FROM {table}").fetchone()[0]:
+                    return path
+        seconds *= 2
+    return None
 
 
 def resume(n: str = "4") -> subprocess.CompletedProcess:
@@ -87,10 +94,10 @@ def rewrite(path: Path, sql: str, *args: object) -> None:
         db.execute(sql, args)
 
 
-def tasks_table(path: Path) -> tuple[list[str], list[tuple]]:
+def chained(path: Path) -> bool:
+    """Whether the journal has today's chained rows (else the older `tasks` table of pickles)."""
     with sqlite3.connect(path) as db:
-        cols = [c[1] for c in db.execute("PRAGMA table_info(tasks)")]
-        return cols, db.execute("SELECT * FROM tasks ORDER BY id").fetchall()
+        return db.execute("SELECT 1 FROM sqlite_master WHERE name = 'rows'").fetchone() is not None
 
 
 class Payload:
@@ -101,23 +108,22 @@ class Payload:
 
 
 def pickle_payload(command: str) -> Callable[[], Verdict]:
+    """A pickle planted where a task's outcome is stored (a row's body, or the older outcome blob)."""
     def probe() -> Verdict:
         path = partial_journal()
         if path is None:
             return BROKE
         (SCRATCH / "PWNED").unlink(missing_ok=True)
-        cols, data = tasks_table(path)
         blob = pickle.dumps(Payload())
-        column = "outcome" if "outcome" in cols else cols[1]
-        rewrite(path, f"UPDATE tasks SET {column} = ? WHERE id = ?", blob, data[0][0])
+        if chained(path):
+            rewrite(path, "UPDATE rows SET body = ? WHERE seq = (SELECT min(seq) FROM rows)", blob)
+        else:
+            rewrite(path, "UPDATE tasks SET outcome = ? WHERE id = (SELECT min(id) FROM tasks)", blob)
         p = resume() if command == "resume" else wb("journals", "--dir", str(JOURNALS))
-        if (SCRATCH / "PWNED").exists():
-            return BROKE
-        if crashed(p):
+        if (SCRATCH / "PWNED").exists() or crashed(p):
             return BROKE
         if command == "resume":
-            rec = solved(p)
-            return HELD if rec is None and refused(p, path.name) == HELD else MISLED
+            return refused(p, path.name) if solved(p) is None else MISLED
         return HELD if p.returncode in (0, 2) else MISLED
     return probe
 
@@ -140,60 +146,72 @@ def forged(change: Callable[[Path], None], lenient: bool = False) -> Callable[[]
     return probe
 
 
-def outcome_column(path: Path) -> tuple[str, list[tuple]]:
-    cols, data = tasks_table(path)
-    return ("outcome" if "outcome" in cols else cols[1]), data
+Tasks = list[dict]      # a journal's finished tasks as a forger edits them: each with its "task" id
 
 
-def as_fields(stored: bytes | str) -> tuple[dict, Callable[[dict], bytes | str]]:
-    """A stored outcome as editable fields, and how to store them again: JSON text, or the old
-    pickle format (unpickled here only because the probe made this journal itself, as a forger
-    would)."""
-    if isinstance(stored, bytes) and stored[:1] == b"\x80":
-        from dataclasses import fields
-        outcome = pickle.loads(stored)
-        kind = type(outcome)
-        return ({f.name: getattr(outcome, f.name) for f in fields(outcome)},
-                lambda d: pickle.dumps(kind(**d)))
-    text = json.loads(stored)
-    inner = text.get("outcome", text) if isinstance(text, dict) else text
-    return inner, lambda d: json.dumps(text)
+def forge(change: Callable[[Tasks], None], rechain: bool = True) -> Callable[[Path], None]:
+    """Rewrite a journal's finished tasks as a forger would. Chained rows: their JSON changed and
+    (`rechain`) the hash chain made anew, as anyone can (only a row's MAC needs a machine's key).
+    The older format: the pickled outcomes, unpickled here only because the probe made this journal
+    itself."""
+    def edit(path: Path) -> None:
+        with sqlite3.connect(path) as db:
+            key = db.execute("SELECT key FROM search").fetchone()[0]
+            if chained(path):
+                rows = db.execute("SELECT seq, body, hash, mac FROM rows ORDER BY seq").fetchall()
+                bodies = [json.loads(body) for _, body, _, _ in rows]
+                tasks = [b for b in bodies if b.get("kind") == "task"]
+                change(tasks)
+                bodies = [b for b in bodies if b.get("kind") != "task"] + tasks
+                previous = hashlib.sha256(f"workbench journal 1\n{key}".encode()).hexdigest()
+                db.execute("DELETE FROM rows")
+                for seq, body in enumerate(bodies, start=1):
+                    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+                    kept = rows[seq - 1][2] if seq <= len(rows) else "0" * 64
+                    digest = hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest() if rechain else kept
+                    previous = digest
+                    db.execute("INSERT INTO rows VALUES (?, ?, ?, ?)", (seq, text, digest, "0" * 64))
+                return
+            from dataclasses import fields
+            stored = db.execute("SELECT id, outcome, seconds, finished FROM tasks ORDER BY id").fetchall()
+            outcomes = [pickle.loads(blob) for _, blob, _, _ in stored]
+            kind = type(outcomes[0])
+            tasks = [{"task": task, **{f.name: getattr(o, f.name) for f in fields(o)}}
+                     for (task, _, _, _), o in zip(stored, outcomes)]
+            change(tasks)
+            db.execute("DELETE FROM tasks")
+            for t in tasks:
+                task, finished = t.pop("task"), t.pop("finished", stored[0][3])
+                db.execute("INSERT INTO tasks VALUES (?, ?, ?, ?)", (task, pickle.dumps(kind(**t)), 0.1, finished))
+    return edit
 
 
-def edit_outcomes(edit: Callable[[dict], None], first_only: bool = True) -> Callable[[Path], None]:
-    def change(path: Path) -> None:
-        column, data = outcome_column(path)
-        for row in data[:1] if first_only else data:
-            values, store = as_fields(row[1])
-            edit(values)
-            rewrite(path, f"UPDATE tasks SET {column} = ? WHERE id = ?", store(values), row[0])
+def first(**values: object) -> Callable[[Tasks], None]:
+    return lambda tasks: tasks[0].update(values)
+
+
+def every(**values: object) -> Callable[[Tasks], None]:
+    def change(tasks: Tasks) -> None:
+        for task in tasks:
+            task.update(values)
     return change
 
 
-def set_fields(**values: object) -> Callable[[dict], None]:
-    return lambda fields: fields.update(values)
-
-
-def forge_done_rows(path: Path) -> None:
-    """Rows for every task not yet done, each saying 'done, nothing found', as the issue's forger did."""
-    _, data = outcome_column(path)
-    cols, _ = tasks_table(path)
-    with sqlite3.connect(path) as db:
+def fill_with_nothing(tasks: Tasks) -> None:
+    """Every task not yet done added, each saying 'done, nothing found', as the issue's forger did;
+    and the done ones say so too."""
+    every(best=None, witness=None, count=0)(tasks)
+    done = {t["task"] for t in tasks}
+    with sqlite3.connect(next(JOURNALS.glob("stones-*.sqlite"))) as db:
         key = json.loads(db.execute("SELECT key FROM search").fetchone()[0])
-        total = int(key.get("tasks", 0)) if isinstance(key, dict) else 0
-        for task in range(total):
-            if any(r[0] == task for r in data):
-                continue
-            row = list(data[-1])
-            values, store = as_fields(row[1])
-            values.update(best=None, witness=None, positions=1, count=0)
-            row[0], row[1] = task, store(values)
-            db.execute(f"INSERT OR REPLACE INTO tasks VALUES ({','.join('?' * len(cols))})", row)
+    tasks += [dict(tasks[-1], task=t) for t in range(int(key.get("tasks", 0))) if t not in done]
 
 
 def drop_middle_row(path: Path) -> None:
-    _, data = tasks_table(path)
-    rewrite(path, "DELETE FROM tasks WHERE id = ?", data[len(data) // 2][0])
+    table, column = ("rows", "seq") if chained(path) else ("tasks", "id")
+    with sqlite3.connect(path) as db:
+        ids = [r[0] for r in db.execute(f"SELECT {column} FROM {table} ORDER BY {column}")]
+        db.execute(f"DELETE FROM {table} WHERE {column} = ?", (ids[len(ids) // 2],))
 
 
 def journal_key(key: str) -> Callable[[], Verdict]:
@@ -220,11 +238,7 @@ def bad_timestamp() -> Verdict:
     path = partial_journal()
     if path is None:
         return BROKE
-    cols, _ = tasks_table(path)
-    column = next((c for c in cols if c in ("finished", "timestamp", "when")), None)
-    if column is None:
-        return SKIPPED
-    rewrite(path, f"UPDATE tasks SET {column} = 'yesterday-ish'")
+    forge(every(finished="yesterday-ish"))(path)
     p = wb("journals", "--dir", str(JOURNALS))
     return BROKE if crashed(p) else HELD if p.returncode in (0, 2) else MISLED
 
@@ -360,24 +374,30 @@ def bfiles_follow_the_rules() -> Verdict:
 # -- 5. work lost or wasted -----------------------------------------------------------------------
 
 def unwritable_row() -> Verdict:
-    """The finished search's row cannot be written: the answer is printed, the journal kept; a rerun
-    into a good folder replays it and writes the row."""
+    """The finished search's row cannot be written (its table turns into a folder while the search
+    runs): the answer is printed, the journal kept; a rerun into a good folder replays it and writes
+    the row."""
     bad = SCRATCH / "bad-results"
     shutil.rmtree(bad, ignore_errors=True)
-    (bad / "stones.csv").mkdir(parents=True)          # a folder where the table should be: unwritable
+    bad.mkdir()
     shutil.rmtree(JOURNALS, ignore_errors=True)
-    p = wb("table", "stones", "--n", "3", "--results-dir", str(bad))
-    if "Traceback" in p.stderr:
+    p = subprocess.Popen([PY, "-m", "workbench", "table", "stones", "--n", "3", "--results-dir", str(bad)],
+                         cwd=SCRATCH, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    while p.poll() is None and not list(JOURNALS.glob("stones-*.sqlite")):
+        time.sleep(0.05)
+    (bad / "stones.csv").mkdir()
+    out, err = p.communicate(timeout=300)
+    if "Traceback" in err:
         return BROKE
-    if "28" not in p.stdout + p.stderr or not list(JOURNALS.glob("stones-*.sqlite")):
+    if "28" not in out + err or not list(JOURNALS.glob("stones-*.sqlite")):
         return BROKE
     good = SCRATCH / "good-results"
     shutil.rmtree(good, ignore_errors=True)
     q = wb("table", "stones", "--n", "3", "--results-dir", str(good))
     written = [r for r in rows(good / "stones.csv") if r["n"] == "3"]
-    if q.returncode != 0 or not written or written[0]["objective"] != "28":
+    if q.returncode != 0 or not written or written[0]["objective"] != "28" or "journal" not in written[0]["message"]:
         return BROKE
-    return HELD if not list(JOURNALS.glob("stones-*.sqlite")) else MISLED
+    return HELD if not list(JOURNALS.glob("stones-*.sqlite")) and p.returncode != 0 else MISLED
 
 
 def foreign_output(command: str) -> Callable[[], Verdict]:
@@ -477,12 +497,12 @@ PROBES: dict[str, Callable[[], Verdict]] = {
     # 1. journals
     "journal: pickle payload, resume: refused, no code run": pickle_payload("resume"),
     "journal: pickle payload, `journals`: no code run": pickle_payload("journals"),
-    "journal: forged 'nothing found' rows: refused": forged(forge_done_rows),
-    "journal: forged better value (99): refused": forged(edit_outcomes(set_fields(best=99))),
-    "journal: forged witness: refused": forged(edit_outcomes(set_fields(witness=[[0, 0, 1], [5, 5, 38]]))),
-    "journal: forged positions (hash chain): refused": forged(edit_outcomes(set_fields(positions=12345))),
-    "journal: every row forged to 'nothing': refused": forged(
-        edit_outcomes(set_fields(best=None, witness=None), first_only=False)),
+    "journal: forged 'nothing found' rows, chain made anew: refused": forged(forge(fill_with_nothing)),
+    "journal: forged better value (99): refused": forged(forge(first(best=99))),
+    "journal: forged witness: refused": forged(forge(first(witness=[[0, 0, 1], [5, 5, 38]]))),
+    "journal: forged positions, chain not made anew: refused": forged(forge(first(positions=12345), rechain=False)),
+    "journal: forged positions, chain made anew: refused": forged(forge(first(positions=12345))),
+    "journal: every row forged to 'nothing': refused": forged(forge(every(best=None, witness=None))),
     "journal: a row deleted from the middle: refused or 38": forged(drop_middle_row, lenient=True),
     "journal: garbage bytes: one line": forged(lambda p: p.write_bytes(b"\x00garbage" * 64)),
     "journals: a key that is not an object": journal_key("[1, 2, 3]"),

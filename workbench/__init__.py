@@ -8,13 +8,14 @@ from typing import Any
 
 __version__ = "0.1.0"
 __all__ = ["solve", "count", "table", "compare", "verify", "results", "bench_results",
-           "BadInput", "UnknownSolver", "Unavailable", "JournalBusy"]
+           "BadInput", "UnknownSolver", "Unavailable", "JournalBusy", "JournalBroken"]
 # What the functions raise, before anything is solved (docs/usage.md): BadInput for a request that
 # cannot run as given (its message is the command line's one line), UnknownSolver for a backend
 # name not in the registry, Unavailable for a backend that cannot run here, JournalBusy for a
-# native search whose journal another run holds.
+# native search whose journal another run holds, JournalBroken for one whose journal is refused
+# (unreadable, edited, or written elsewhere and contradicted when its sample was searched again).
 ERRORS = {"BadInput": "puzzles.base", "UnknownSolver": "solvers", "Unavailable": "solvers.base",
-          "JournalBusy": "search.tasks"}
+          "JournalBusy": "search.tasks", "JournalBroken": "search.tasks"}
 
 
 def __getattr__(name: str) -> Any:

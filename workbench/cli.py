@@ -23,7 +23,7 @@ from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.journal import Unreadable
-from .search.tasks import JournalBusy, cluster_address, code_version, copy_journal, journals, survey
+from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
 from .solvers.base import Options, Unavailable
 from .solvers.search import warm_up
@@ -521,7 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(getattr(args, "n", None), str) and args.command != "table":
             args.n = checks.n_text(args.n, single=True)
         return commands[args.command](args)
-    except (BadInput, UnknownSolver, Unavailable, JournalBusy) as e:
+    except (BadInput, UnknownSolver, Unavailable, JournalBusy, JournalBroken) as e:
         sys.stderr.write(f"workbench: error: {e}\n")
         return 2
     except OSError as e:       # say, a disk that filled up during compare or bench: the rows written are whole

@@ -19,7 +19,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ..models.core import OPTIMISE, Count, Question
-from ..search.tasks import JOURNALS
+from ..search.tasks import JOURNALS, JournalBroken, JournalBusy
 from . import backend, backend_class, canonical, split_name
 from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
 
@@ -92,6 +92,9 @@ def _answer(conn: Connection) -> None:
             result.solver_version = ver
         except UnsupportedModel as e:
             result = Result(Status.UNSUPPORTED, message=str(e))
+        except JOURNAL_REFUSALS as e:   # the input (a journal) is refused, as bad input is: no result
+            conn.send(("refused", (type(e).__name__, str(e))))
+            continue
         except Unavailable as e:
             result = Result(Status.ERROR, message=str(e))
         except (EOFError, BrokenPipeError, ConnectionError):
@@ -241,11 +244,12 @@ def deadline_for(options: Options, since: float, prepare: float = 0.0) -> float 
 
 
 POLL_SLICE = 3600.0     # seconds
+JOURNAL_REFUSALS = (JournalBroken, JournalBusy)   # raised again in the parent, never a backend's failure
 
 
 def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) -> Result:
     """Answer the question (optimise, or count) on `model` with backend `name`; never raises for a
-    backend's own failure."""
+    backend's own failure, only for a journal the search refused (JOURNAL_REFUSALS)."""
     name = canonical(name)
     base, sub = split_name(name)
     if backend_class(base).in_parent:      # a portfolio: it starts workers of its own
@@ -275,6 +279,9 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
                 deadline = deadline_for(options, time.perf_counter())
             elif kind == "incumbent":
                 tracker.update(payload)
+            elif kind == "refused":
+                refusal, message = payload
+                raise next(e for e in JOURNAL_REFUSALS if e.__name__ == refusal)(message)
             else:
                 result = tracker.merge(admitted(payload))
                 break
