@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .puzzles import get
-from .solvers.base import clean_number
 from .puzzles.base import BadInput
+from .solvers.base import clean_number
 from .tables import RESULTS
 
 if TYPE_CHECKING:
@@ -131,10 +131,9 @@ def pivot(df: pd.DataFrame, index: str | list[str] = "solver", columns: str = "n
     return table.fillna("")
 
 
-def bench_summary(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: list[str] | None = None,
-                  label: str | None = None, ns: list[int] | None = None) -> pd.DataFrame:
-    """The bench's rows (those matching the filters) as backend x N per puzzle and time limit; a
-    cell holds the latest run."""
+def bench_rows(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: list[str] | None = None,
+               label: str | None = None, ns: list[int] | None = None) -> pd.DataFrame:
+    """The bench's rows that match the filters (`bench --summary`'s)."""
     keep = df
     if puzzles:
         keep = keep[keep["puzzle"].isin(puzzles)]
@@ -144,8 +143,7 @@ def bench_summary(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: l
         keep = keep[keep["label"].fillna("").str.contains(label, regex=False)]
     if ns:
         keep = keep[keep["n"].isin(ns)]
-    keep = keep.sort_values("timestamp", kind="stable")
-    return pivot(keep.assign(limit=keep["time_limit"].map("{:g} s".format)), ["puzzle", "limit", "solver"])
+    return keep
 
 
 COMPARISON = ["version", "status", "value", "bound", "seconds", "verified"]

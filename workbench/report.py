@@ -6,7 +6,6 @@ best run (proven first, then answered, then the fastest); every run counts towar
 """
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Sequence
@@ -33,7 +32,7 @@ HOW = ("solved: a value or proven infeasibility; proven: optimal, infeasible or 
 KEY = "* proven (time: wall seconds); >L s: stopped unproven at the time limit L"
 
 
-@dataclass(frozen=True)
+@dataclass
 class RowRun:
     """One CSV row as api.disagreements reads a run (api.Compared)."""
 
@@ -100,7 +99,7 @@ def runs(df: pd.DataFrame, name: str = "the table") -> pd.DataFrame:
     out["status"] = out["status"].fillna("unknown").astype(str)
     keep = ["model", "backend", "status", "value", "bound", "proven", "verified", "seconds", "time_limit",
             "counting", "sense"]
-    return out[keep + (["timestamp"] if "timestamp" in out else [])].reset_index(drop=True)
+    return out[keep + [c for c in ("incumbents", "timestamp") if c in out]].reset_index(drop=True)
 
 
 def _puzzle_question(puzzle: str, formulation: str, label: str, solver: str) -> tuple[str | None, bool, str]:
@@ -166,7 +165,7 @@ def cells(all_runs: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
     table, lines = [], []
     for model, rows in all_runs.groupby("model", sort=False):
         rows = rows.reset_index(drop=True)
-        found = issues(rows)
+        found = list(dict.fromkeys(issues(rows)))      # repeats say the same once
         lines += [f"{model}: {issue}" for issue in found]
         involved: set[str] = set()
         if found:
