@@ -114,7 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--threads", type=THREADS, default=2)
     g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards; with --from, a "
                                     "model comparison's cactus plot and objective over time")
-    g.add_argument("--out", default="runs/plots", help="folder (default runs/plots; `make plots` writes docs/)")
+    g.add_argument("--out", default="runs/plots", help="folder (default runs/plots; `make plot` writes docs/)")
     g.add_argument("--from", dest="sources", nargs="+", metavar="FILE",
                    help="model-comparison CSV files (compare --model, bench --model)")
     g.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables read (default results)")

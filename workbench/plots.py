@@ -135,7 +135,7 @@ def plot_comparison(paths: list[str], out: str | Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     runs = load(paths)
     written = [cactus(runs, folder / "cactus.png")]
-    if "incumbents" in runs and runs["incumbents"].notna().any():
+    if "incumbents" in runs and runs["incumbents"].fillna("[]").astype(str).str.strip().ne("[]").any():
         written.append(objective_over_time(runs, folder / "objective-over-time.png"))
     return written
 
