@@ -34,7 +34,7 @@ bench: setup
 	$(PY) -m workbench bench
 
 plot: setup
-	$(PY) -m workbench plot
+	$(PY) -m workbench plot --out docs
 
 clean:
 	rm -rf $(VENV) .pytest_cache

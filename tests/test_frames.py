@@ -56,18 +56,39 @@ def test_compare_runs_pivot_to_backend_by_n():
     assert list(view.index) == ["highs", "glpk"] and list(view["value"]) == [13, 13] and all(view["verified"])
 
 
-def test_bench_summary_is_the_pivot_of_the_file(tmp_path):
+def test_bench_summary_is_the_report_of_the_file(tmp_path):
     out = tmp_path / "bench.csv"
     for solver in ("maxsat", "lpsolve"):
         run_case(BenchCase("enigma144", 3, solver, 60.0, label="tiny", ladder=True, n_stop=4), out,
                  Console(quiet=True))
-    p = subprocess.run([PY, "-m", "workbench", "bench", "--summary", "-o", str(out)], capture_output=True,
-                       text=True, env={**os.environ, "COLUMNS": "200"})
+    p = subprocess.run([PY, "-m", "workbench", "bench", "--summary", "-o", str(out)], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
-    lines = [line for line in p.stdout.splitlines() if "enigma144" in line]
-    assert len(lines) == 2 and all("N=" not in line for line in lines)
-    for line, solver in zip(lines, ("lpsolve", "maxsat")):
-        assert solver in line and line.count("optimal") == 2 and " 8 optimal" in line and " 13 optimal" in line
+    lines = p.stdout.splitlines()
+    for solver in ("lpsolve", "maxsat"):          # 2 models, 2 answers, 2 proofs, 2 best values
+        assert next(line for line in lines if line.startswith(solver + " ")).split()[1:5] == ["2", "2", "2", "2"]
+    for model, value in (("enigma144 N=3 [tiny]", "8*"), ("enigma144 N=4 [tiny]", "13*")):   # a label no case has
+        row = next(line for line in lines if line.startswith(model + " ")).split()
+        assert row[3] == row[5] == value          # lpsolve, maxsat: value, proven mark, then the time
     empty = subprocess.run([PY, "-m", "workbench", "bench", "--summary", "-o", str(out), "--puzzle", "squares"],
                            capture_output=True, text=True)
     assert empty.returncode == 2 and "no row" in empty.stderr
+
+
+def test_the_answer_is_value_with_its_log10_and_the_time_a_datetime(tmp_path):
+    df = workbench.results("percolation")
+    huge = df[df["n"] == 500]["value"].iloc[0]
+    assert isinstance(huge, int) and len(str(huge)) > 1000 and df["value"].dtype == object
+    assert abs(df[df["n"] == 500]["log10_value"].iloc[0] - (len(str(huge)) - 1)) < 1
+    assert df["log10_value"].dtype == "float64" and str(df["timestamp"].dtype).startswith("datetime64")
+    enigma = workbench.results("enigma144")
+    assert str(enigma["value"].dtype) == "Int64" and (enigma["value"].dropna() == enigma["objective"].dropna()).all()
+    bench = workbench.bench_results()
+    assert str(bench["timestamp"].dtype).startswith("datetime64") and "log10_value" in bench
+
+
+def test_the_reference_tables_are_found_from_any_working_directory(tmp_path):
+    code = "import workbench; print(len(workbench.results('enigma144')), len(workbench.bench_results()))"
+    p = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                       env={**os.environ, "PYTHONPATH": os.getcwd()})
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.split() == [str(len(workbench.results("enigma144"))), str(len(workbench.bench_results()))]

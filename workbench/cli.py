@@ -112,8 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     w.add_argument("--time-limit", type=TIME_LIMIT,
                    help="seconds per run for every table (default: each table's own, ample on a slow laptop)")
     w.add_argument("--threads", type=THREADS, default=2)
-    g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards")
-    g.add_argument("--out", default="docs", help="folder (default docs/)")
+    g = sub.add_parser("plot", help="PNGs: time against N per backend, and the record boards; with --from, a "
+                                    "model comparison's cactus plot and objective over time")
+    g.add_argument("--out", default="runs/plots", help="folder (default runs/plots; `make plot` writes docs/)")
+    g.add_argument("--from", dest="sources", nargs="+", metavar="FILE",
+                   help="model-comparison CSV files (compare --model, bench --model)")
     g.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables read (default results)")
     b = sub.add_parser("bench", help="the canonical performance cases; figures to results/bench.csv")
     b.add_argument("--puzzle", action="append", help="only these puzzles (repeatable)")
@@ -125,7 +128,11 @@ def build_parser() -> argparse.ArgumentParser:
     model_flags(b)
     b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
     b.add_argument("--summary", action="store_true",
-                   help="run nothing: the file's rows as backend x N (time and status), a pandas pivot")
+                   help="run nothing: the file's rows (those matching the filters) as `workbench report` shows them")
+    r = sub.add_parser("report", help="a model comparison or the bench as tables: statuses per backend, model x "
+                                      "backend, disagreements")
+    r.add_argument("files", nargs="+", metavar="FILE", help="model-comparison CSV files, or results/bench.csv")
+    r.add_argument("--format", default="text", choices=["text", "markdown", "csv", "json", "latex"])
     j = sub.add_parser("journals", help="the native searches' journals: how far each run got; consistent copies")
     j.add_argument("--dir", help="folder of the journals (default $WORKBENCH_JOURNALS, else runs/journals)")
     j.add_argument("--copy-to", metavar="DIR", help="write a consistent copy of each journal there (safe while "
@@ -424,6 +431,12 @@ def cmd_verify(args) -> int:
 def cmd_plot(args) -> int:
     from .plots import plot_all
 
+    if args.sources:
+        from .plots import plot_comparison
+
+        for path in plot_comparison(args.sources, checks.folder(args.out)):
+            out.print(f"wrote {path}")
+        return 0
     results = Path(args.results_dir)
     if not results.is_dir():
         raise BadInput(f"no results folder {results}")
@@ -448,13 +461,22 @@ def cmd_bench(args) -> int:
     from .bench import COLUMNS as BENCH_COLUMNS
 
     if args.summary:
-        summary = frames.bench_summary(frames.bench_results(args.output), args.puzzle, args.solver, args.label, args.ns)
-        if summary.empty:
+        from . import report
+
+        rows = frames.bench_rows(frames.bench_results(args.output), args.puzzle, args.solver, args.label, args.ns)
+        if rows.empty:
             raise BadInput(f"no row of {args.output} matches these --puzzle, --solver, --label and --n")
-        out.print(frames.rich_table(summary, f"{args.output}: backend x N, the latest run in each cell"))
+        sys.stdout.write(report.render(report.runs(rows, args.output), title=args.output))
         return 0
     return run_bench(args.puzzle, args.solver, args.label, checks.table_file(args.output, BENCH_COLUMNS), out,
                      args.threads, args.ns)
+
+
+def cmd_report(args) -> int:
+    from . import report
+
+    sys.stdout.write(report.report(args.files, args.format))
+    return 0
 
 
 def cmd_journals(args) -> int:
@@ -514,7 +536,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {"list": cmd_list, "solvers": cmd_solvers, "solve": cmd_solve,
                 "count": lambda a: cmd_solve(a, count=True), "table": cmd_table, "compare": cmd_compare,
                 "export": cmd_export, "verify": cmd_verify, "bench": cmd_bench,
-                "showcase": cmd_showcase, "plot": cmd_plot, "journals": cmd_journals,
+                "showcase": cmd_showcase, "plot": cmd_plot, "report": cmd_report, "journals": cmd_journals,
                 "compile": cmd_compile}
     try:
         args = parser.parse_args(argv)

@@ -5,11 +5,13 @@ Imported on first use only: the worker processes and `workbench solve` never loa
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .puzzles import get
+from .puzzles.base import BadInput
 from .solvers.base import clean_number
 from .tables import RESULTS
 
@@ -23,8 +25,13 @@ FLAGS = ("proven", "verified")
 
 
 def _typed(df: pd.DataFrame) -> pd.DataFrame:
-    """Numbers as numbers (nullable integers where whole), True/False as booleans."""
+    """Numbers as numbers (nullable integers where whole), True/False as booleans, the time a datetime;
+    the answer is `value` (a results table's objective, else its count) with its `log10_value`."""
     import pandas as pd
+
+    if "value" not in df and "objective" in df:
+        value = df["objective"].fillna(df["count"]) if "count" in df else df["objective"]
+        df.insert(int(df.columns.get_loc("objective")), "value", value)
 
     for col in NUMBERS:
         if col not in df:
@@ -39,7 +46,19 @@ def _typed(df: pd.DataFrame) -> pd.DataFrame:
     for col in FLAGS:
         if col in df:
             df[col] = df[col].map({"True": True, "False": False, True: True, False: False}).astype("boolean")
+    if "value" in df:
+        df.insert(int(df.columns.get_loc("value")) + 1, "log10_value", df["value"].map(_log10).astype("float64"))
+    if "timestamp" in df:
+        df["timestamp"] = pd.to_datetime(df["timestamp"], errors="coerce", format="ISO8601")
     return df
+
+
+def _log10(x: Any) -> float:
+    """log10 of a positive value, exact counts of any size included (Python's log10 takes big ints)."""
+    try:
+        return math.log10(x) if x is not None and x == x and x > 0 else math.nan
+    except (TypeError, ValueError):
+        return math.nan
 
 
 def read(path: str | Path) -> pd.DataFrame:
@@ -49,14 +68,24 @@ def read(path: str | Path) -> pd.DataFrame:
     return _typed(pd.read_csv(path, dtype=str, keep_default_na=False).replace("", pd.NA))
 
 
-def results(puzzle: str, results_dir: str | Path = RESULTS) -> pd.DataFrame:
+def reference(name: str = "") -> Path:
+    """The project's results folder (or a file in it) wherever the caller's working directory is: the
+    checkout's (the parent of this package when installed editable), else ./results."""
+    for folder in (Path(__file__).resolve().parent.parent / RESULTS, RESULTS):
+        if (folder / name).exists():
+            return folder / name
+    raise BadInput(f"no results{'/' + name if name else ''} in {Path(__file__).resolve().parent.parent} "
+                   f"nor in {Path.cwd()}: pass the folder or file")
+
+
+def results(puzzle: str, results_dir: str | Path | None = None) -> pd.DataFrame:
     """Every row the results tables hold for `puzzle` (each of its variants' CSV files), one row a run,
     with a `file` column naming the table."""
     import pandas as pd
 
     name = get(puzzle).name
     frames = []
-    for path in sorted(Path(results_dir).glob("*.csv")):
+    for path in sorted((reference() if results_dir is None else Path(results_dir)).glob("*.csv")):
         if path.name == BENCH.name or path.name.startswith("compare-"):
             continue
         df = read(path)
@@ -67,9 +96,9 @@ def results(puzzle: str, results_dir: str | Path = RESULTS) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
-def bench_results(path: str | Path = BENCH) -> pd.DataFrame:
+def bench_results(path: str | Path | None = None) -> pd.DataFrame:
     """results/bench.csv: one row per bench run."""
-    return read(path)
+    return read(reference(BENCH.name) if path is None else path)
 
 
 def records(runs: Iterable[Any]) -> pd.DataFrame:
@@ -102,10 +131,9 @@ def pivot(df: pd.DataFrame, index: str | list[str] = "solver", columns: str = "n
     return table.fillna("")
 
 
-def bench_summary(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: list[str] | None = None,
-                  label: str | None = None, ns: list[int] | None = None) -> pd.DataFrame:
-    """The bench's rows (those matching the filters) as backend x N per puzzle and time limit; a
-    cell holds the latest run."""
+def bench_rows(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: list[str] | None = None,
+               label: str | None = None, ns: list[int] | None = None) -> pd.DataFrame:
+    """The bench's rows that match the filters (`bench --summary`'s)."""
     keep = df
     if puzzles:
         keep = keep[keep["puzzle"].isin(puzzles)]
@@ -115,8 +143,7 @@ def bench_summary(df: pd.DataFrame, puzzles: list[str] | None = None, solvers: l
         keep = keep[keep["label"].fillna("").str.contains(label, regex=False)]
     if ns:
         keep = keep[keep["n"].isin(ns)]
-    keep = keep.sort_values("timestamp", kind="stable")
-    return pivot(keep.assign(limit=keep["time_limit"].map("{:g} s".format)), ["puzzle", "limit", "solver"])
+    return keep
 
 
 COMPARISON = ["version", "status", "value", "bound", "seconds", "verified"]

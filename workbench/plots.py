@@ -123,3 +123,78 @@ def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> tuple[list[Pa
         except BadInput as e:
             skipped.append(f"{file}: {e}")
     return written, skipped
+
+
+def plot_comparison(paths: list[str], out: str | Path) -> list[Path]:
+    """A model comparison's cactus plot (cactus.png: models proven against time, a line per backend)
+    and, where incumbents were recorded, objective over time (objective-over-time.png, a panel per
+    model)."""
+    from .report import load
+
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    runs = load(paths)
+    written = [cactus(runs, folder / "cactus.png")]
+    if "incumbents" in runs and runs["incumbents"].fillna("[]").astype(str).str.strip().ne("[]").any():
+        written.append(objective_over_time(runs, folder / "objective-over-time.png"))
+    return written
+
+
+def cactus(runs: Any, path: Path) -> Path:
+    """Per backend the sorted times of its proven runs against their count; the runs it did not
+    prove stop short of the time limit's dashed line."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    limit = runs["time_limit"].astype(float).max()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    try:
+        for backend, mine in runs.groupby("backend", sort=True):
+            times = sorted(mine.loc[mine["proven"], "seconds"].astype(float))
+            ax.step([0, *range(1, len(times) + 1)], [0.0, *times], where="post", marker="o", ms=3,
+                    label=f"{backend} ({len(times)} of {len(mine)})")
+        if limit == limit:
+            ax.axhline(limit, ls="--", color="grey", lw=1, label=f"time limit {limit:g} s")
+        ax.set_xlabel("runs proven")
+        ax.set_ylabel("seconds")
+        ax.set_title("cactus plot: runs proven within a time")
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+    finally:
+        plt.close(fig)
+    return path
+
+
+def objective_over_time(runs: Any, path: Path) -> Path:
+    """Each model's incumbents (`incumbents`: [seconds, value] pairs) as steps, a line per backend."""
+    import json
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    models = list(dict.fromkeys(runs["model"]))
+    fig, axes = plt.subplots(len(models), 1, figsize=(7, 3 * len(models)), squeeze=False)
+    try:
+        for ax, model in zip(axes.flat, models):
+            for row in runs[runs["model"] == model].itertuples():
+                try:
+                    points = [(float(t), float(v)) for t, v in json.loads(str(row.incumbents))]
+                except (ValueError, TypeError):
+                    continue          # no incumbents, or a cell edited by hand
+                if points:
+                    ax.step(*zip(*points), where="post", marker=".", label=str(row.backend))
+            ax.set_title(str(model), fontsize=9)
+            ax.set_xlabel("seconds")
+            ax.set_ylabel("objective")
+            ax.grid(True, alpha=0.3)
+            if ax.get_legend_handles_labels()[0]:
+                ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+    finally:
+        plt.close(fig)
+    return path
