@@ -66,6 +66,14 @@ def build(model: LinearModel):
     return cp, xs
 
 
+def _enum(params: type, key: str, value: Any) -> Any:
+    """An option's value as CP-SAT's parameters take it: an enum field's name as its enum member."""
+    from ortools.sat import sat_parameters_pb2
+
+    enum = sat_parameters_pb2.SatParameters.DESCRIPTOR.fields_by_name[key].enum_type   # type: ignore[attr-defined]
+    return value if enum is None else getattr(params, enum.name).__members__[value]
+
+
 class CPSAT(Enumerator):
     name = "cpsat"
     kinds = (HittingSet, LinearModel, MaxSatModel)
@@ -106,10 +114,8 @@ class CPSAT(Enumerator):
             # the model's own order, followed strictly: measured on stones n = 3 (position model), proven
             # in 72 s this way and not in 900 s by the default portfolio
             p.search_branching = cp_model.FIXED_SEARCH
-        fields = p.DESCRIPTOR.fields_by_name   # type: ignore[attr-defined]
         for key, value in options.own(self.name).items():     # the user's, over the workbench's own
-            enum = fields[key].enum_type
-            setattr(p, key, enum.values_by_name[value].number if enum is not None else value)
+            setattr(p, key, _enum(type(p), key, value))
         constant = lm.constant
         counted = SolutionCount(lm.project, len(xs), counting.show if counting else 0, report)
 

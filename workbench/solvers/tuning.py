@@ -52,6 +52,8 @@ def checked(given: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]
 def _typed(base: str, key: str, value: Any, types: dict[str, Any] | None) -> Any:
     where = f"--option {base}:{key}"
     if types is None:                                      # a command's flag: as given
+        if any(c.isspace() for c in key):
+            raise BadInput(f"{where}: an option name without spaces, please")
         if value is None or value is True or str(value).lower() == "true":
             return True
         if any(c.isspace() for c in str(value)) or not str(value):
