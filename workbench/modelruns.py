@@ -73,11 +73,11 @@ class Planned:
 
 def plan(paths: Sequence[Path], solvers: Sequence[str] | None = None, data: str | Path | None = None,
          time_limit: float | None = None, warn: Callable[[str], Any] | None = None,
-         cut: list[str] | None = None) -> list[Planned]:
+         cut: list[tuple[Path, str]] | None = None) -> list[Planned]:
     """Every file read, and its backends found (the named ones, else every one here that takes its
     kind) and required, before any run: BadInput naming the first bad file. A reader's warnings go
-    to `warn`; a MiniZinc model whose compilation reaches the time limit is left out, its line
-    added to `cut`."""
+    to `warn`; a MiniZinc model whose compilation reaches the time limit is left out, added to
+    `cut` with its line."""
     if data is not None and len(paths) != 1:
         raise BadInput("--data goes with a single MiniZinc --model")
     here = None if solvers else installed()                   # probed once, not once per file
@@ -87,7 +87,7 @@ def plan(paths: Sequence[Path], solvers: Sequence[str] | None = None, data: str 
             mf = read(path, data, time_limit)
         except CompileCut as e:     # a run that reached its time limit: its status, not an error
             if cut is not None:
-                cut.append(f"{path}: {e}")
+                cut.append((path, str(e)))
             continue
         for line in mf.warnings:
             if warn:
@@ -207,14 +207,14 @@ def command(args: Any, name: str, ui: Any) -> int:
     if name == "solve" and not named:
         raise BadInput("solve --model needs --solver (compare --model runs every backend that takes it)")
     options = Options(time_limit=args.time_limit, threads=args.threads, seed=getattr(args, "seed", 0),
-                      verbose=getattr(args, "verbose", False), backend_options=backend_options(args.option))
+                      verbose=getattr(args, "verbose", False),
+                      backend_options=backend_options(getattr(args, "option", None)))
     models = args.model if isinstance(args.model, list) else [args.model]
-    cut: list[str] = []
+    cut: list[tuple[Path, str]] = []
     planned = plan(expand(models), named, args.data, args.time_limit, lambda line: ui.err.print(line, markup=False),
                    cut)
-    for line in cut:        # a compilation that reached the time limit: the model's status, not an error
-        model, _, message = line.partition(": ")
-        print(json.dumps({"model": model, "status": "unknown", "message": message})
+    for model, line in cut:      # a compilation that reached the time limit: the model's status, not an error
+        print(json.dumps({"model": str(model), "status": "unknown", "message": line})
               if getattr(args, "json", False) else line)
     if not planned:
         return 0
@@ -223,8 +223,8 @@ def command(args: Any, name: str, ui: Any) -> int:
         raise BadInput(f"--option {sorted(unused)[0]}:...: {sorted(unused)[0]} is not among the backends run")
     if name == "solve":
         return _solve(planned[0], options, args, ui)
-    output = Path(args.output) if args.output else \
-        fresh_output("compare-models" if name == "compare" else "bench-models", Path(args.results_dir or RUNS))
+    folder = Path(getattr(args, "results_dir", None) or RUNS)
+    output = Path(args.output) if args.output else fresh_output(f"{name}-models", folder)
     checks.table_file(output, COLUMNS)
     runs = run(planned, options, getattr(args, "repeat", 1),
                on_start=lambda mf, solver, k: ui.err.print(f"running {solver} on {mf.path.name}"
