@@ -24,6 +24,9 @@ def __getattr__(name: str) -> Any:
     if name in ERRORS:
         from importlib import import_module
         return getattr(import_module(f".{ERRORS[name]}", __name__), name)
+    if name in ("solve_model", "compare_models", "available_solvers"):
+        from . import modelruns
+        return getattr(modelruns, name)
     if name in ("results", "bench_results"):
         from . import frames
         return getattr(frames, name)

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from . import checks, tables
 from .models.core import OPTIMISE, Count, Optimise, Options, Question
@@ -23,13 +23,9 @@ from .solvers import canonical, known, require
 from .solvers.base import Result, Status, clean_number
 from .tables import RESULTS
 
-if TYPE_CHECKING:
-    from .usermodel import FileRun
-
 __all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare",
-           "available_solvers", "compare_models", "comparison_summary", "count", "disagreements", "n_values",
-           "request", "run", "run_table", "single_n",
-           "solve", "solve_model", "table", "table_request", "verify"]
+           "comparison_summary", "count", "disagreements", "n_values", "request", "run", "run_table", "single_n",
+           "solve", "table", "table_request", "verify"]
 
 OnRow = Callable[[Run, str], None]       # called with each row of a table and a note: skipped, not stored
 SKIPPED = "skipped (already in the file; --redo recomputes)"
@@ -211,7 +207,7 @@ def compare(  # noqa: PLR0913 - one keyword per flag of the command
     before the first backend runs, so that bad input never throws a finished run away; `on_run`
     gets each run as it ends (the command line stores its row then). `options`: the backends' own
     ({"highs": {"mip_rel_gap": 0}}, or --option texts)."""
-    from .modelruns import backend_options
+    from .solvers.tuning import backend_options
 
     p = _puzzle(puzzle)
     typed, value = p.params(params), single_n(p, n)
@@ -235,55 +231,6 @@ def compare(  # noqa: PLR0913 - one keyword per flag of the command
             on_run(runs[-1])
         runs[-1].answer_kept()
     return runs
-
-
-def solve_model(path: str | Path, solver: str, *, data: str | Path | None = None, time_limit: float = 60.0,
-                threads: int = 2, seed: int = 0, options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None = None,
-                verbose: bool = False) -> FileRun:
-    """A model file (.lp, .mps, .wcnf, .mzn with `data`) on one backend, its solution checked against
-    the file (`solve --model`); `options` as compare_models takes them."""
-    from .modelruns import plan, run
-
-    (done,) = run(plan([Path(path)], [solver], data, time_limit),
-                  _model_options(time_limit, threads, seed, verbose, options))
-    return done
-
-
-def compare_models(paths: str | Path | Iterable[str | Path], solvers: Iterable[str] | None = None, *,
-                   time_limit: float = 60.0, repeat: int = 1, threads: int = 2, seed: int = 0,
-                   options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None = None,
-                   output: str | Path | None = None, data: str | Path | None = None) -> list[FileRun]:
-    """Model files (files, folders, globs) on the backends named, else on every backend here that
-    takes each, `repeat` times (seeds seed, seed + 1, ...): one run per (model, backend, repeat).
-    `options`: the backends' own, {"highs": {"mip_rel_gap": 0}} or ["highs:mip_rel_gap=0"]. With
-    `output`, each run is a row of that model-comparison CSV (modelruns.COLUMNS) as it ends. Every
-    file is read and every option checked before the first run (BadInput)."""
-    from .modelruns import COLUMNS, expand, plan, row, run
-
-    given = [paths] if isinstance(paths, (str, Path)) else list(paths)
-    chosen = None if solvers is None else [solvers] if isinstance(solvers, str) else list(solvers)
-    settings = _model_options(time_limit, threads, seed, False, options)
-    planned = plan(expand(given), chosen, data, time_limit)
-    target = None if output is None else checks.table_file(output, COLUMNS)
-    return run(planned, settings, checks.given("repeat", checks.REPEAT, repeat),
-               on_run=None if target is None else lambda done: tables.append_row(target, row(done), COLUMNS))
-
-
-def _model_options(time_limit: float, threads: int, seed: int, verbose: bool,
-                   options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None) -> Options:
-    from .modelruns import backend_options
-
-    settings = checks.options(time_limit, threads, seed, verbose=verbose)
-    settings.backend_options = backend_options(options)
-    return settings
-
-
-def available_solvers() -> list[str]:
-    """The names of the backends that run here (like PuLP's listSolvers(onlyAvailable=True)); `workbench
-    solvers` says why the others cannot."""
-    from .solvers import available_solvers as probed
-
-    return [info.name for info in probed() if info.available]
 
 
 class Compared(Protocol):

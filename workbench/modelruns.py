@@ -24,7 +24,7 @@ from . import api, checks, tables
 from .puzzles.base import BadInput
 from .solvers import installed, require
 from .solvers.base import Options, clean_number
-from .solvers.tuning import as_flags, as_record, checked
+from .solvers.tuning import as_flags, as_record, backend_options
 from .userfile.flatzinc import CompileCut
 from .userfile.reading import kind_of
 from .usermodel import FileRun, ModelFile, backends_for, read, solve
@@ -164,16 +164,6 @@ def fresh_output(name: str, folder: Path = RUNS) -> Path:
     return path
 
 
-def backend_options(given: Mapping[str, Mapping[str, Any]] | Iterable[str] | None) -> dict[str, dict[str, Any]]:
-    """Backend options as the API takes them ({"highs": {"mip_rel_gap": 0}}, or --option texts),
-    checked and typed."""
-    from .solvers.tuning import parse
-
-    if not given:
-        return {}
-    return checked(given) if isinstance(given, Mapping) else parse(given)
-
-
 def summary(item: Planned, runs: Sequence[FileRun]) -> tuple[list[str], int]:
     """A model's lines: a line per run, then the comparison's closing lines; and its exit status."""
     mf = item.file
@@ -188,6 +178,51 @@ def summary(item: Planned, runs: Sequence[FileRun]) -> tuple[list[str], int]:
                      f"{r.total_seconds:.2f} s: {note}")
     closing, status = api.comparison_summary(runs, mf.sense)
     return lines + [f"  {line}" for line in closing], status
+
+
+# -- the Python API (workbench.solve_model, compare_models, available_solvers) -----------------------
+
+def solve_model(path: str | Path, solver: str, *, data: str | Path | None = None, time_limit: float = 60.0,
+                threads: int = 2, seed: int = 0, options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None = None,
+                verbose: bool = False) -> FileRun:
+    """A model file (.lp, .mps, .wcnf, .mzn with `data`) on one backend, its solution checked against
+    the file (`solve --model`); `options` as compare_models takes them."""
+    (done,) = run(plan([Path(path)], [solver], data, time_limit),
+                  _model_options(time_limit, threads, seed, verbose, options))
+    return done
+
+
+def compare_models(paths: str | Path | Iterable[str | Path], solvers: Iterable[str] | None = None, *,
+                   time_limit: float = 60.0, repeat: int = 1, threads: int = 2, seed: int = 0,
+                   options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None = None,
+                   output: str | Path | None = None, data: str | Path | None = None) -> list[FileRun]:
+    """Model files (files, folders, globs) on the backends named, else on every backend here that
+    takes each, `repeat` times (seeds seed, seed + 1, ...): one run per (model, backend, repeat).
+    `options`: the backends' own, {"highs": {"mip_rel_gap": 0}} or ["highs:mip_rel_gap=0"]. With
+    `output`, each run is a row of that model-comparison CSV (modelruns.COLUMNS) as it ends. Every
+    file is read and every option checked before the first run (BadInput)."""
+    given = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    chosen = None if solvers is None else [solvers] if isinstance(solvers, str) else list(solvers)
+    settings = _model_options(time_limit, threads, seed, False, options)
+    planned = plan(expand(given), chosen, data, time_limit)
+    target = None if output is None else checks.table_file(output, COLUMNS)
+    return run(planned, settings, checks.given("repeat", checks.REPEAT, repeat),
+               on_run=None if target is None else lambda done: tables.append_row(target, row(done), COLUMNS))
+
+
+def _model_options(time_limit: float, threads: int, seed: int, verbose: bool,
+                   options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None) -> Options:
+    settings = checks.options(time_limit, threads, seed, verbose=verbose)
+    settings.backend_options = backend_options(options)
+    return settings
+
+
+def available_solvers() -> list[str]:
+    """The names of the backends that run here (like PuLP's listSolvers(onlyAvailable=True)); `workbench
+    solvers` says why the others cannot."""
+    from .solvers import available_solvers as probed
+
+    return [info.name for info in probed() if info.available]
 
 
 # -- the command line ----------------------------------------------------------------------------

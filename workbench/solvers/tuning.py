@@ -35,6 +35,14 @@ def parse(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     return checked(given)
 
 
+def backend_options(given: Mapping[str, Mapping[str, Any]] | Iterable[str] | None) -> dict[str, dict[str, Any]]:
+    """Backend options as the API takes them ({"highs": {"mip_rel_gap": 0}}, or --option texts),
+    checked and typed."""
+    if not given:
+        return {}
+    return checked(given) if isinstance(given, Mapping) else parse(given)
+
+
 def checked(given: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     """Options by backend (values as text, None for a bare flag, or already typed), each checked
     against its backend and typed; BadInput naming the first bad one."""
