@@ -64,10 +64,10 @@ def test_compare_model_on_every_backend_that_takes_it_agrees_on_29(kind, files, 
     assert [r["solver"] for r in rows] == expected
     for r in rows:
         assert r["status"] in ("optimal", "feasible"), r
-        assert r["verified"] == "True" and int(r["objective"]) >= 29
+        assert r["verified"] == "True" and int(r["value"]) >= 29
         assert r["bound"] == "" or float(r["bound"]) <= 29 + 1e-6
-    assert min(int(r["objective"]) for r in rows) == 29
-    assert all(int(r["objective"]) == 29 for r in rows if r["status"] == "optimal")
+    assert min(int(r["value"]) for r in rows) == 29
+    assert all(int(r["value"]) == 29 for r in rows if r["status"] == "optimal")
     if kind == "wcnf":
         assert next(r for r in rows if r["solver"] == "maxsat")["status"] == "optimal"
     assert p.stdout.count("no puzzle checker ran") == len(rows)
@@ -88,7 +88,7 @@ def test_every_backend_with_a_relaxation_proves_29_from_the_subgrid_export(files
         rows = list(csv.DictReader(open(out)))
         assert [r["solver"] for r in rows] == solvers
         for r in rows:
-            assert (r["status"], r["objective"], r["verified"]) == ("optimal", "29", "True"), r
+            assert (r["status"], r["value"], r["verified"]) == ("optimal", "29", "True"), r
             assert float(r["bound"]) == 29, r
 
 
@@ -104,7 +104,7 @@ def test_gecode_reaches_29_by_neighbourhoods_from_every_file(name, files, tmp_pa
            "-o", str(out))
     assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
     (row,) = list(csv.DictReader(open(out)))
-    assert (row["status"], row["objective"], row["verified"]) == ("feasible", "29", "True"), row
+    assert (row["status"], row["value"], row["verified"]) == ("feasible", "29", "True"), row
 
 
 def test_solve_model_record_says_no_checker_and_recomputes_the_objective(files):
@@ -141,7 +141,7 @@ def test_bench_model_appends_rows(files, tmp_path):
     p = wb("bench", "--model", str(files / "e6.wcnf"), "--solver", "maxsat", "--time-limit", "60", "-o", str(out))
     assert p.returncode == 0, p.stderr
     row = next(csv.DictReader(open(out)))
-    assert row["label"] == "model e6.wcnf" and row["puzzle"] == "model:e6.wcnf" and row["value"] == "29"
+    assert row["model"] == str(files / "e6.wcnf") and row["kind"] == "wcnf" and row["value"] == "29"
 
 
 @pytest.mark.parametrize("argv,needle", [
@@ -180,7 +180,7 @@ def test_compare_plain_lp_marks_cpsat_unsupported_and_the_rest_prove_one_and_a_h
     assert "CP-SAT takes no continuous variables" in p.stdout
     for solver in ("highs", "glpk", "lpsolve"):
         row = rows[solver]
-        assert (row["status"], row["objective"], row["verified"]) == ("optimal", "1.5", "True")
+        assert (row["status"], row["value"], row["verified"]) == ("optimal", "1.5", "True")
 
 
 @pytest.mark.parametrize("name,needle", [("quadratic.lp", "quadratic"), ("semicontinuous.lp", "semi-continuous"),

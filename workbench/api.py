@@ -197,14 +197,18 @@ def table(  # noqa: PLR0913 - one keyword per flag of the command
     return run_table(planned, settings, redo, on_row)
 
 
-def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
+def compare(  # noqa: PLR0913 - one keyword per flag of the command
+        puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str], time_limit: float = 60.0,
             threads: int = 2, seed: int = 0, formulation: str | None = None, verbose: bool = False,
             on_start: Callable[[str], None] | None = None, on_run: Callable[[Run], None] | None = None,
-            **params: Any) -> list[Run]:
+            options: Mapping[str, Mapping[str, Any]] | Iterable[str] | None = None, **params: Any) -> list[Run]:
     """Every backend on the same model and limit (`workbench compare`), one run each; a backend
     that cannot run gives a run with status `error` and the others go on. Every request is checked
     before the first backend runs, so that bad input never throws a finished run away; `on_run`
-    gets each run as it ends (the command line stores its row then)."""
+    gets each run as it ends (the command line stores its row then). `options`: the backends' own
+    ({"highs": {"mip_rel_gap": 0}}, or --option texts)."""
+    from .solvers.tuning import backend_options
+
     p = _puzzle(puzzle)
     typed, value = p.params(params), single_n(p, n)
     if isinstance(solvers, str) or not all(isinstance(s, str) for s in solvers):
@@ -213,6 +217,7 @@ def compare(puzzle: PuzzleName, n: int | None = None, *, solvers: Iterable[str],
     if not chosen:
         raise BadInput("--solvers names no backend")
     settings = checks.options(time_limit, threads, seed, verbose=verbose)
+    settings.backend_options = backend_options(options)
     requests = []
     for solver in chosen:
         requests.append(plan(p, value, solver, formulation, typed, None, settings))

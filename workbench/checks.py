@@ -44,6 +44,7 @@ TIME_LIMIT = number(float, 0.01, 1e7, "a positive number of seconds")
 THREADS = number(int, 1, 64, "a positive number of threads")
 SEED = number(int, 0, 2**32 - 1, "a seed")
 SHOW = number(int, 0, MAX_SHOW, "a number of example solutions")
+REPEAT = number(int, 1, 1000, "a number of runs per backend")
 
 
 def whole(value: Any) -> int:

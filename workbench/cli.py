@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
                model: bool = False) -> None:
         q.add_argument("puzzle", nargs="?" if model else None, help="the puzzle (or --model FILE)")
         if model:
-            model_flags(q)
+            model_flags(q, many_solvers)
         q.add_argument("--n", help="N, or A..B" if many_n else "N")
         if many_solvers:
             q.add_argument("--solvers", help="comma list, e.g. highs,cbc,maxsat (with --model: default every "
@@ -95,8 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="the rows as one JSON list on stdout, nothing else")
     k = sub.add_parser("compare", help="every backend on the same model and limit")
     common(k, many_solvers=True, model=True)
-    k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv)")
-    k.add_argument("--results-dir", default=str(RESULTS), help="folder of the tables (default results)")
+    k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv; with "
+                                          "--model <results-dir>/compare-models-<time>.csv)")
+    k.add_argument("--results-dir", help="folder of the tables (default results; with --model runs)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
     e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
@@ -125,8 +126,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--n", type=int, action="append", dest="ns", help="only cases at this N (repeatable)")
     b.add_argument("--threads", type=THREADS, default=2, help="threads for every case (default 2)")
     b.add_argument("--time-limit", type=TIME_LIMIT, default=600.0, help="with --model: seconds (default 600)")
-    model_flags(b)
-    b.add_argument("-o", "--output", default=str(RESULTS / "bench.csv"))
+    b.add_argument("--seed", type=SEED, default=0, help="with --model: the first repeat's seed")
+    model_flags(b, many=True)
+    b.add_argument("-o", "--output", help="CSV file (default results/bench.csv; with --model "
+                                          "runs/bench-models-<time>.csv)")
     b.add_argument("--summary", action="store_true",
                    help="run nothing: the file's rows (those matching the filters) as `workbench report` shows them")
     r = sub.add_parser("report", help="a model comparison or the bench as tables: statuses per backend, model x "
@@ -142,10 +145,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def model_flags(q: argparse.ArgumentParser) -> None:
-    q.add_argument("--model", metavar="FILE", help="the user's own model instead of a puzzle: .lp, .mps, .wcnf or "
-                                                   ".mzn, run on every backend that takes it (usermodel.py)")
+def model_flags(q: argparse.ArgumentParser, many: bool = False) -> None:
+    """--model and what goes with it; `many`: files, folders and globs, and --repeat."""
+    q.add_argument("--model", metavar="FILE", nargs="+" if many else None,
+                   help="the user's own model instead of a puzzle: .lp, .mps, .wcnf or .mzn (.gz too), run on every "
+                        "backend that takes it" + ("; several files, folders and globs" if many else ""))
     q.add_argument("--data", metavar="FILE", help="with a MiniZinc --model: its data file (.dzn)")
+    q.add_argument("--option", action="append", default=[], metavar="BACKEND:NAME=VALUE",
+                   help="a backend's own option, e.g. highs:mip_rel_gap=0 (repeatable; checked against its names)")
+    if many:
+        q.add_argument("--repeat", type=checks.REPEAT, default=1, metavar="K",
+                       help="with --model: K runs per backend, seeds seed, seed+1, ...")
 
 
 def _by_model(args: argparse.Namespace, command: str) -> bool:
@@ -185,7 +195,12 @@ def _given(args: argparse.Namespace, puzzle: Puzzle) -> dict[str, Any]:
 
 
 def _options(args: argparse.Namespace) -> Options:
-    return checks.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose, args.quiet)
+    from .solvers.tuning import parse
+
+    settings = checks.options(args.time_limit, args.threads, args.seed, args.cluster, args.fresh, args.verbose,
+                              args.quiet)
+    settings.backend_options = parse(getattr(args, "option", []))
+    return settings
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -255,8 +270,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 
 def cmd_solve(args, count: bool = False) -> int:
     if not count and _by_model(args, "solve"):
-        from . import usermodel
-        return usermodel.command(args, "solve", sys.modules[__name__])
+        from . import modelruns
+        return modelruns.command(args, "solve", sys.modules[__name__])
     puzzle = get(args.puzzle)
     question = Count(args.show) if count else Optimise()
     settings = _options(args)
@@ -351,16 +366,19 @@ def _store(path: Path, run: pipeline.Run) -> None:
 
 def cmd_compare(args) -> int:
     if _by_model(args, "compare"):
-        from . import usermodel
-        return usermodel.command(args, "compare", sys.modules[__name__])
+        from . import modelruns
+        return modelruns.command(args, "compare", sys.modules[__name__])
+    if args.repeat != 1:
+        raise BadInput("--repeat goes with compare --model")
     if args.solvers is None:
         raise BadInput("compare needs --solvers")
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
-    path = checks.table_file(args.output if args.output else Path(args.results_dir) / f"compare-{puzzle.name}-n{n}.csv")
+    path = checks.table_file(args.output if args.output else
+                             Path(args.results_dir or RESULTS) / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
-                       formulation=args.formulation, verbose=args.verbose,
+                       formulation=args.formulation, verbose=args.verbose, options=args.option,
                        on_start=lambda solver: err.print(f"running {solver} ..."),
                        on_run=lambda run: _store(path, run), **_given(args, puzzle))
     view = frames.comparison(runs).rename(columns={"value": "count" if runs[0].request.counting else "objective"})
@@ -454,12 +472,15 @@ def cmd_bench(args) -> int:
     from .bench import run_bench
 
     if args.model:
-        from . import usermodel
-        return usermodel.command(args, "bench", sys.modules[__name__])
+        from . import modelruns
+        return modelruns.command(args, "bench", sys.modules[__name__])
     for name in args.puzzle or []:
         get(name)
     from .bench import COLUMNS as BENCH_COLUMNS
 
+    if args.option or args.repeat != 1 or args.seed:
+        raise BadInput("--option, --repeat and --seed go with bench --model (the cases fix their own settings)")
+    args.output = args.output or str(RESULTS / "bench.csv")
     if args.summary:
         from . import report
 

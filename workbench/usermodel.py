@@ -8,21 +8,20 @@ file (a MiniZinc solution by MiniZinc, on the original file with the solution's 
 """
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .models.core import LinearModel, MaxSatModel
 from .puzzles.base import BadInput, Verdict
-from .solvers import BACKENDS, backend_class, canonical, installed, require, split_name
+from .solvers import BACKENDS, backend_class, canonical, installed, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 from .userfile.checking import NO_CHECKER, agrees, check_linear, check_wcnf
-from .userfile.flatzinc import CompileCut, check_minizinc, read_minizinc
+from .userfile.flatzinc import check_minizinc, read_minizinc
 from .userfile.reading import LinearFile, WcnfFile, kind_of, linear_model, maxsat_model, parse
 
-__all__ = ["NO_CHECKER", "FileRun", "ModelFile", "backends_for", "check", "command", "read", "solve"]
+__all__ = ["NO_CHECKER", "FileRun", "ModelFile", "backends_for", "check", "read", "solve"]
 
 
 @dataclass
@@ -101,6 +100,7 @@ class FileRun:
     verdict: Verdict | None
     n: None = None
     counting: bool = False
+    repeat: int = 1           # which of a --repeat K run's runs (its seed is in result.params)
 
     @property
     def verified(self) -> bool:
@@ -133,16 +133,18 @@ class FileRun:
                 "recomputed_objective": None if self.verdict is None else clean_number(self.verdict.objective)}
 
 
-def backends_for(mf: ModelFile, solvers: list[str] | None = None) -> list[str]:
-    """The backends named, else every single backend installed here that takes the file's kind."""
+def backends_for(mf: ModelFile, solvers: list[str] | None = None, here: list[str] | None = None) -> list[str]:
+    """The backends named, else every single backend installed here (`here`: installed(), found
+    once for many files) that takes the file's kind."""
     if solvers:
         chosen = [canonical(s) for s in solvers]
         for s in chosen:
             if type(mf.model) not in backend_class(split_name(s)[0]).kinds:
                 raise BadInput(f"{s} does not take a {mf.kind} model ({type(mf.model).__name__})")
         return chosen
-    here = set(installed(type(mf.model)))
-    return [canonical(b) for b in BACKENDS if canonical(b) in here]
+    takes = set(installed(type(mf.model)) if here is None else
+                (s for s in here if type(mf.model) in backend_class(split_name(s)[0]).kinds))
+    return [canonical(b) for b in BACKENDS if canonical(b) in takes]
 
 
 def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
@@ -172,74 +174,3 @@ def _named(mf: ModelFile, values: list[float]) -> Any:
     if mf.kind == "wcnf":
         return [v + 1 if x else -(v + 1) for v, x in enumerate(values[:len(mf.names)])]
     return dict(zip(mf.names, values))
-
-
-# -- the command line's solve, compare and bench with --model ----------------------------------
-
-def command(args: Any, name: str, ui: Any) -> int:
-    """`solve`, `compare` or `bench` with --model FILE: the file on the backends named, else on every
-    backend here that takes its kind. `ui` is the command line module (its consoles), handed in
-    so that this module does not import it."""
-    from . import api, checks, frames, tables
-
-    cli = ui
-    puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
-                                            ("--n", getattr(args, "n", None)),
-                                            ("--formulation", getattr(args, "formulation", None))) if given]
-    if puzzle_bits:
-        raise BadInput(f"--model takes no {' or '.join(puzzle_bits)}: the file is the whole model")
-    named = getattr(args, "solver", None)
-    if isinstance(named, str):
-        named = [named]
-    if getattr(args, "solvers", None):
-        named = [s.strip() for s in args.solvers.split(",") if s.strip()]
-    if name == "solve" and not named:
-        raise BadInput("solve --model needs --solver (compare --model runs every backend that takes it)")
-    try:
-        mf = read(args.model, args.data, args.time_limit)
-    except CompileCut as e:      # a run that reached its time limit: its status, not an error
-        print(json.dumps({"model": str(args.model), "status": "unknown", "message": str(e)})
-              if getattr(args, "json", False) else e)
-        return 0
-    for warning in mf.warnings:
-        cli.err.print(warning, markup=False)
-    solvers = backends_for(mf, named)
-    if not solvers:
-        raise BadInput(f"no backend here takes a {mf.kind} model")
-    for solver in solvers:
-        require(solver)
-    output = Path(args.output) if getattr(args, "output", None) else \
-        Path(getattr(args, "results_dir", "results")) / f"compare-model-{mf.path.stem}.csv"
-    if name != "solve":      # the one output check `table` makes, before the first backend runs
-        from .bench import COLUMNS as BENCH_COLUMNS
-        checks.table_file(output, BENCH_COLUMNS if name == "bench" else tables.COLUMNS)
-    options = Options(time_limit=args.time_limit, threads=args.threads, seed=getattr(args, "seed", 0),
-                      verbose=getattr(args, "verbose", False))
-    runs = []
-    for solver in solvers:
-        if name != "solve":
-            cli.err.print(f"running {solver} ...")
-        run = solve(mf, solver, options)
-        runs.append(run)
-        if name == "compare":
-            tables.append_row(output, tables.row_from_record(run.record()))
-        elif name == "bench":
-            from .bench import COLUMNS, _row
-            from .puzzles.base import BenchCase
-
-            case = BenchCase(mf.label, None, solver, float(args.time_limit), label=f"model {mf.path.name}")
-            tables.append_row(output, _row(case, run), COLUMNS)   # type: ignore[arg-type]
-    if name == "solve" and getattr(args, "json", False):
-        print(json.dumps(runs[0].record(), default=str))
-        return 0 if runs[0].result.status.answered else 1
-    title = f"{mf.path.name} ({mf.kind}, {len(mf.names)} variables), time limit {args.time_limit} s"
-    cli.out.print(frames.rich_table(frames.comparison(runs), title))
-    for run in runs:
-        cli.out.print(f"{run.result.solver}: {run.verdict.message if run.verdict else run.result.message or '-'}",
-                      markup=False)
-    lines, status = api.comparison_summary(runs, mf.sense)
-    for line in lines if name != "solve" or status else []:
-        cli.out.print(line, markup=False, style="red" if status else None)
-    if name != "solve":
-        cli.out.print(f"rows appended to {output}")
-    return status

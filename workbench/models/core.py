@@ -190,6 +190,13 @@ class Options:
     cluster: str | None = None              # native searches: local:K, tcp://HOST:PORT or a scheduler file
     fresh: bool = False                     # native searches: forget the journal of an interrupted run
     quiet: bool = False                     # native searches: no progress on stderr
+    # --option BACKEND:NAME=VALUE, typed and checked (solvers/tuning.py): backend name -> its own options
+    backend_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def own(self, backend: str) -> dict[str, Any]:
+        """The options passed through to this backend (its base name): applied after the workbench's
+        own settings, so that they win."""
+        return self.backend_options.get(backend, {})
 
     def remaining(self, since: float) -> float:
         """The solver's own limit: what is left after the model building done since `since`

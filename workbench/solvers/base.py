@@ -92,6 +92,7 @@ class Result:
     racers: list[RacerResult] | None = None     # a portfolio run's racers, each as it ended
     certificate: Certificate | None = None      # the lower bound's DRUP certificate (solve --certify)
     journals: list[str] = field(default_factory=list)   # finished searches' journals: removed once the answer is kept
+    incumbents: list[list[float]] = field(default_factory=list)   # [seconds since the start, objective], as found
 
     @property
     def proven(self) -> bool:
@@ -121,6 +122,9 @@ class Backend(ABC):
     default_sub: ClassVar[str | None] = None  # the subsolver a bare name means
     in_parent: ClassVar[bool] = False         # it runs in the calling process (a portfolio of workers)
     exports: ClassVar[tuple[str, ...]] = ()   # `workbench export` formats made for it
+    # how it takes --option (tuning.py): "library" (names and types from option_types()), "command"
+    # (flags on its command line, as given), None (none)
+    options_via: ClassVar[str | None] = None
 
     def __init__(self, sub: str | None = None) -> None:
         self.sub = sub or self.default_sub
@@ -148,6 +152,11 @@ class Backend(ABC):
             return importlib.import_module(module)
         except ImportError as e:
             raise Unavailable(f"{module} cannot be imported ({e}); install: {self.install}") from e
+
+    def option_types(self) -> dict[str, Any]:
+        """The library's option names -> "bool", "int", "float", "str" or an enum's names (imports
+        the library: called in a child process of its own, tuning.py)."""
+        raise NotImplementedError
 
     def prepare(self, model: Any) -> None:  # noqa: B027 - optional, and nothing to do by default
         """One-off work (say, compiling native code) done before the time limit starts counting."""
@@ -213,6 +222,16 @@ class SolutionCount:
     def result(self, complete: bool, **timings: Any) -> Result:
         return Result(Status.COMPLETE if complete else Status.FEASIBLE, count=len(self.seen),
                       values=self.examples, **timings)
+
+
+def flags(own: dict[str, Any], dash: str) -> list[str]:
+    """A command backend's --option values as its command-line words: NAME alone for a bare flag
+    (True), else NAME VALUE, each NAME after `dash` (CBC's options go through PuLP, which adds its own)."""
+    words: list[str] = []
+    for key, value in own.items():
+        flag = key if key.startswith("-") else dash + key
+        words += [flag] if value is True else [f"{flag} {value}"] if not dash else [flag, str(value)]
+    return words
 
 
 def clean_number(x: float | None) -> float | int | None:

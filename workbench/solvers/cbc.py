@@ -9,7 +9,7 @@ from typing import Any
 
 from ..models.core import HittingSet, LinearModel, MaxSatModel, as_linear, settled
 from ..models.writers import to_pulp
-from .base import Backend, Options, Report, Result, Status, Unavailable
+from .base import Backend, Options, Report, Result, Status, Unavailable, flags
 
 INSTALL = 'pip install "pulp>=3.3,<4"  (PuLP 4 no longer bundles CBC)'
 
@@ -27,6 +27,7 @@ class CBC(Backend):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     distribution, version_format = "pulp", "pulp {}"
+    options_via = "command"
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         pulp = self.library("pulp")
@@ -37,7 +38,8 @@ class CBC(Backend):
             log = os.path.join(tmp, "cbc.log")
             cmd = pulp.PULP_CBC_CMD(
                 msg=bool(options.verbose), timeLimit=options.remaining(t0), threads=int(options.threads),
-                options=[f"randomCbcSeed {options.seed + 1}"], logPath=log, gapRel=0.0, gapAbs=0.0)
+                options=[f"randomCbcSeed {options.seed + 1}", *flags(options.own(self.name), "")],
+                logPath=log, gapRel=0.0, gapAbs=0.0)
             if not cmd.available():
                 raise Unavailable(f"PuLP's bundled CBC binary is missing ({INSTALL})")
             t1 = time.perf_counter()

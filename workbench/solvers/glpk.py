@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .base import Incumbent, Options, Status, Unavailable
+from .base import Incumbent, Options, Status, Unavailable, flags
 from .external import Answer, FileFed, FileRun
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
@@ -32,6 +32,7 @@ class GLPK(FileFed):
 
     name, program, install, exports = "glpk", "glpsol", INSTALL, ("mathprog",)
     version_flag, version_format = "--version", "GLPK {} (glpsol)"
+    options_via = "command"
 
     class Run(FileRun):
         """glpsol: the bound from its progress lines; the solution from its file (-w) at the end."""
@@ -40,7 +41,8 @@ class GLPK(FileFed):
 
         def command(self, exe: str, options: Options, limit: float | None) -> list[str]:
             cmd = [exe, "--freemps", str(self.mps.path), "--max" if self.mps.maximise else "--min",
-                   "-w", str(self.folder / "model.sol"), "--seed", str(options.seed)]
+                   "-w", str(self.folder / "model.sol"), "--seed", str(options.seed),
+                   *flags(options.own("glpk"), "--")]
             return cmd if limit is None else cmd + ["--tmlim", str(max(1, int(limit)))]
 
         def line(self, line: str) -> None:

@@ -17,6 +17,12 @@ class HiGHS(Backend):
     install = INSTALL
     exports = ("lp", "mps")
     distribution = "highspy"
+    options_via = "library"
+
+    def option_types(self) -> dict[str, Any]:
+        own = self.library("highspy").Highs().getOptions()
+        return {name: type(value).__name__ for name in dir(own) if not name.startswith("_")
+                and type(value := getattr(own, name)) in (bool, int, float, str)}
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         highspy = self.library("highspy")
@@ -42,8 +48,9 @@ class HiGHS(Backend):
                     "random_seed": int(options.seed), "mip_rel_gap": 0.0, "mip_abs_gap": 0.0}
         if options.time_limit is not None:
             settings["time_limit"] = options.remaining(t0)
-        for key, value in settings.items():
-            h.setOptionValue(key, value)
+        for key, value in {**settings, **options.own(self.name)}.items():
+            if h.setOptionValue(key, value) != highspy.HighsStatus.kOk:
+                raise ValueError(f"HiGHS refuses option {key} = {value!r}")
         h.passModel(lp)
 
         def improving(event):   # keep the latest incumbent with the parent, in case of a hard kill
@@ -63,7 +70,11 @@ class HiGHS(Backend):
         # a pure LP stopped short has no dual bound worth the name (mip_dual_bound is a MIP's)
         mip = bool(mf.integer.any())
         bound = info.mip_dual_bound if mip and abs(info.mip_dual_bound) < 1e30 else None
-        if ms == highspy.HighsModelStatus.kOptimal:
+        # the user's options (a gap, say: --option highs:mip_rel_gap=0.5) may end a MIP "optimal" short
+        # of a proof; then only a closed gap proves it (the workbench's own settings ask for gap 0)
+        closed = not mip or not options.own(self.name) or (objective is not None and bound is not None and
+                                                            abs(objective - bound) <= 1e-9 * max(1.0, abs(objective)))
+        if ms == highspy.HighsModelStatus.kOptimal and closed:
             status, bound = Status.OPTIMAL, objective
         elif ms == highspy.HighsModelStatus.kInfeasible:
             status = Status.INFEASIBLE

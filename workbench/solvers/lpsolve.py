@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import Incumbent, Options, Report, Status, Unavailable
+from .base import Incumbent, Options, Report, Status, Unavailable, flags
 from .external import Answer, FileFed, FileRun, MpsInput, column_index
 
 INSTALL = "apt-get install lp-solve (Debian/Ubuntu; `make setup` does it)"
@@ -18,6 +18,7 @@ class LpSolve(FileFed):
 
     name, program, install, exports = "lpsolve", "lp_solve", INSTALL, ("mps",)
     version_flag, version_format = "-h", "lp_solve {}"
+    options_via = "command"
 
     class Run(FileRun):
         """lp_solve -i -S3: each improved solution is a block, 'Actual values of the variables:' then
@@ -30,7 +31,8 @@ class LpSolve(FileFed):
             self.in_block = False
 
         def command(self, exe: str, options: Options, limit: float | None) -> list[str]:
-            cmd = [exe, "-fmps", str(self.mps.path), "-max" if self.mps.maximise else "-min", "-i", "-S3"]
+            cmd = [exe, "-fmps", str(self.mps.path), "-max" if self.mps.maximise else "-min", "-i", "-S3",
+                   *flags(options.own("lpsolve"), "-")]
             return cmd if limit is None else cmd + ["-timeout", str(max(1, int(limit)))]
 
         def line(self, line: str) -> None:

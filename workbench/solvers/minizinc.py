@@ -90,6 +90,7 @@ class MiniZinc(Enumerator):
     install = INSTALL
     exports = ("mzn",)
     default_sub = "gecode"
+    options_via = "command"
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
@@ -141,6 +142,8 @@ class MiniZinc(Enumerator):
                 kwargs["all_solutions"] = True
             else:
                 kwargs["intermediate_solutions"] = True
+            for key, value in options.own(self.name).items():     # flags of `minizinc --solver ...`
+                kwargs[key if key.startswith("-") else f"--{key}"] = True if value is True else str(value)
             if self.sub == "scip" and scip_library()[0]:
                 kwargs["--scip-dll"] = scip_library()[0]
             t1 = time.perf_counter()

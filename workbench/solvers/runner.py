@@ -196,8 +196,10 @@ def admitted(result: Result) -> Result:
 class Tracker:
     """The best incumbent and bound reported so far, kept by the parent."""
 
-    def __init__(self, sense: str) -> None:
+    def __init__(self, sense: str, started: float | None = None) -> None:
         self.sign = 1.0 if sense == "min" else -1.0
+        self.started = time.perf_counter() if started is None else started
+        self.found: list[list[float]] = []      # [seconds since the start, objective] of each improvement
         self.objective: float | None = None
         self.bound: float | None = None
         self.values: Any = None
@@ -208,6 +210,7 @@ class Tracker:
         if inc.objective is not None and (self.objective is None or
                                           self.sign * inc.objective < self.sign * self.objective):
             self.objective, self.values = inc.objective, inc.values
+            self.found.append([round(time.perf_counter() - self.started, 3), inc.objective])
         if inc.bound is not None and (self.bound is None or self.sign * inc.bound > self.sign * self.bound):
             self.bound = inc.bound
         if inc.count is not None:
@@ -232,6 +235,7 @@ class Tracker:
             result.count = self.count
             if result.values is None:
                 result.values = self.values
+        result.incumbents = list(self.found)
         return result
 
 
@@ -257,10 +261,12 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
             return admitted(answer(backend(name), model, options, question, lambda _: None))
         except UnsupportedModel as e:
             return Result(Status.UNSUPPORTED, solver=name, message=str(e))
-    tracker = Tracker(model_sense(model))
     started = time.perf_counter()
+    tracker = Tracker(model_sense(model), started)
     deadline = deadline_for(options, started, PREPARE_LIMIT)
-    params = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    params: dict[str, Any] = dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed)
+    if options.own(base):
+        params["options"] = options.own(base)
     worker: Worker | None = None
     try:
         worker = worker_for(base)
@@ -296,6 +302,11 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
         result.status = Status.ERROR
     result = replace(result, solver=name, params={**params, **result.params},
                      total_seconds=time.perf_counter() - started)
+    if options.own(base) and result.status == Status.OPTIMAL and backend_class(base).options_via == "command":
+        # a command's own flags can loosen what its "optimal" means (a gap, say), and its bound is not read
+        # apart from it: with the user's flags its answer is a solution, not a proof
+        result.status, result.bound = Status.FEASIBLE, None
+        result.message = f"{result.message}; not counted as proven: --option flags were passed to it".lstrip("; ")
     if not result.solver_version and result.status not in (Status.ERROR, Status.UNSUPPORTED):
         result.solver_version = "?"
     return result

@@ -61,6 +61,11 @@ class SCIP(Enumerator):
     kinds = (HittingSet, LinearModel, MaxSatModel)
     install = INSTALL
     distribution, version_format = "pyscipopt", "pyscipopt {}"
+    options_via = "library"
+
+    def option_types(self) -> dict[str, Any]:
+        params = self.library("pyscipopt").Model().getParams()
+        return {name: type(value).__name__ for name, value in params.items() if type(value) in (bool, int, float, str)}
 
     def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         self.library("pyscipopt")
@@ -76,6 +81,8 @@ class SCIP(Enumerator):
         scip.setParam("limits/absgap", 0.0)
         if options.time_limit is not None:
             scip.setParam("limits/time", options.remaining(t0))
+        for key, value in options.own(self.name).items():     # the user's, over the workbench's own
+            scip.setParam(key, value)
         if counting:
             result = _count(scip, xs, flat, lm, options)
             result.build_seconds = time.perf_counter() - t0 - result.solve_seconds
