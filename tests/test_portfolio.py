@@ -45,7 +45,7 @@ def test_auto_proves_with_one_racer_and_reports_all(threads):
 
 def test_auto_without_proof_is_not_optimal():
     """Stopped by the limit: the best solution and bound of any racer, status feasible."""
-    r = pipeline.solve(pipeline.plan("enigma144", 16, "auto"), Options(time_limit=2))
+    r = pipeline.solve(pipeline.plan("enigma144", 16, "auto"), Options(time_limit=4))
     assert r.result.status == Status.FEASIBLE and r.verified
     assert r.result.bound is not None and r.result.bound < r.result.objective
     assert all(x.status != "optimal" for x in r.result.racers)

@@ -29,6 +29,28 @@ def test_shape_counts_match_oeis(n):
     assert len(independent["quad"]) == a204185(n)
 
 
+def _boundary(corners):
+    """The lattice points on a polygon's sides, its corners in cycle order."""
+    from math import gcd
+    points = set()
+    for (x, y), (u, v) in zip(corners, corners[1:] + corners[:1]):
+        steps = gcd(u - x, v - y)
+        points |= {(x + i * (u - x) // steps, y + i * (v - y) // steps) for i in range(steps)}
+    return frozenset(points)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_the_generator_traces_the_checkers_shapes(n):
+    """The same shapes, not only as many: each traced once from its least corner (model.py), and
+    each found by the checker from the matches present."""
+    g = grid(n)
+    independent = surviving(n, all_matches(n), ("triangle", "quad"))
+    for kind in ("triangle", "quad"):
+        traced = {frozenset(p for m in shape for p in g.matches[m]) for shape in g.shapes(kind)}
+        assert len(traced) == len(g.shapes(kind))
+        assert traced == {_boundary(list(corners)) for corners in independent[kind]}
+
+
 @pytest.mark.parametrize("puzzle,n,expected", [
     ("enigma144", 1, 1), ("enigma144", 2, 4), ("enigma144", 3, 8), ("enigma144", 4, 13),
     ("enigma144", 5, 20), ("enigma144", 6, 29), ("enigma82", 6, 20), ("triangles", 6, 21)])

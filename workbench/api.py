@@ -102,14 +102,15 @@ def _handed_over(done: Run) -> Run:
     return done
 
 
-class RowNotStored(BadInput):
+class RowNotStored(Exception):
     """A table's run answered, but its row could not be written (a full disk, a file made
     unwritable meanwhile): its answer went to on_row first and its search's journal is kept, so a
-    rerun stores it in seconds. `runs`: the table's runs so far, this one last."""
+    rerun stores it in seconds. `runs`: the table's runs so far, this one last; `exit_status`: 1 for
+    a failing disk, 2 for a file that is no longer a workbench table (bad input, as ever)."""
 
-    def __init__(self, message: str, runs: list[Run]) -> None:
+    def __init__(self, message: str, runs: list[Run], exit_status: int = 1) -> None:
         super().__init__(message)
-        self.runs = runs
+        self.runs, self.exit_status = runs, exit_status
 
 
 @dataclass
@@ -177,7 +178,8 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
                 if on_row:
                     on_row(done, f"NOT STORED ({why})")
                 kept = "; its search's journal is kept, so a rerun stores it in seconds" if done.result.journals else ""
-                raise RowNotStored(f"{done.puzzle} n = {done.n}: {why}{kept}", runs) from None
+                raise RowNotStored(f"{done.puzzle} n = {done.n}: {why}{kept}", runs,
+                                   2 if isinstance(e, tables.NotOurs) else 1) from None
             done.answer_kept()
             note = "; ".join(x for x in (redone, note) if x)
         runs.append(done)

@@ -324,7 +324,8 @@ def cmd_table(args) -> int:
     except api.RowNotStored as e:       # the answer first (as rows are printed), then the error line
         if args.json:
             print(json.dumps([run.record() for run in e.runs], default=str))
-        raise
+        sys.stderr.write(f"workbench: error: {e}\n")
+        return e.exit_status
     if args.json:
         print(json.dumps([run.record() for run in runs], default=str))
     else:

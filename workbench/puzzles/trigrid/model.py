@@ -34,26 +34,28 @@ class Grid:
         return p[0] >= 0 and p[1] >= 0 and p[0] + p[1] <= self.n
 
     def _walk(self, start: Point, d: int, turns: tuple[int, ...]):
-        """Closed left-turning walks from `start` with these exterior turns (in 60-degree steps)."""
-        def extend(p: Point, side: int, d: int, edges: tuple[int, ...]):
+        """Closed left-turning walks from `start` with these exterior turns (in 60-degree steps), as
+        their sides (corner, direction, length). Only walks whose other corners all come after `start`
+        (by row, then column): a convex shape has one least corner, so each shape is traced once."""
+        def extend(p: Point, side: int, d: int, sides: tuple[tuple[Point, int, int], ...]):
             dx, dy = DIRECTIONS[d]
             if side == len(turns) - 1:        # the last side must lead straight back to the start
                 ex, ey = start[0] - p[0], start[1] - p[1]
                 k = ex // dx if dx else ey // dy
                 if k > 0 and (ex, ey) == (k * dx, k * dy):
-                    yield edges + self._segment(p, d, k)
+                    yield sides + ((p, d, k),)
                 return
             k = 1
-            while self.inside((p[0] + k * dx, p[1] + k * dy)):
-                q = (p[0] + k * dx, p[1] + k * dy)
-                yield from extend(q, side + 1, (d + turns[side]) % 6, edges + self._segment(p, d, k))
+            while self.inside(q := (p[0] + k * dx, p[1] + k * dy)):
+                if (q[1], q[0]) > (start[1], start[0]):
+                    yield from extend(q, side + 1, (d + turns[side]) % 6, sides + ((p, d, k),))
                 k += 1
         yield from extend(start, 0, d, ())
 
-    def _segment(self, p: Point, d: int, k: int) -> tuple[int, ...]:
+    def _segment(self, p: Point, d: int, k: int) -> list[int]:
         dx, dy = DIRECTIONS[d]
-        return tuple(self.index[(p[0] + i * dx, p[1] + i * dy), (p[0] + (i + 1) * dx, p[1] + (i + 1) * dy)]
-                     for i in range(k))
+        x, y = p
+        return [self.index[(x + i * dx, y + i * dy), (x + (i + 1) * dx, y + (i + 1) * dy)] for i in range(k)]
 
     def shapes(self, kind: str) -> list[tuple[int, ...]]:
         """Every shape of this kind as the sorted tuple of its match indices."""
@@ -61,8 +63,8 @@ class Grid:
         for p in self.points:
             for d in range(6):
                 for turns in TURNS[kind]:
-                    for edges in self._walk(p, d, turns):
-                        found.add(tuple(sorted(edges)))
+                    for sides in self._walk(p, d, turns):
+                        found.add(tuple(sorted(m for side in sides for m in self._segment(*side))))
         return sorted(found)
 
 
