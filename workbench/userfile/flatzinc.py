@@ -147,6 +147,8 @@ def flatten(mzn: MiniZincFile, time_limit: float | None = None) -> Flattened:
         return _flatzinc(text, Path(mzn.path).stem, mapping)
     except BadInput as e:
         raise NotLinear(str(e)) from None
+    except (ValueError, KeyError) as e:      # a float constant or variable, say: the reader takes integers only
+        raise NotLinear(f"the linear FlatZinc has what the reader (integers only) does not take ({e})") from None
 
 
 def _flatzinc(text: str, name: str, ozn: str) -> Flattened:
