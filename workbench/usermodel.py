@@ -10,6 +10,7 @@ A MiniZinc file runs as written on MiniZinc's own solvers, flattened to linear F
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -171,12 +172,13 @@ def _flattened(mf: ModelFile, time_limit: float | None = None) -> Flattened | Re
     unsupported (what the linear route cannot take), unknown (the time limit ran out compiling)."""
     assert isinstance(mf.model, MiniZincFile)
     if mf._flat is None:
+        began = time.perf_counter()
         try:
             mf._flat = flatten(mf.model, time_limit)
         except NotLinear as e:
-            mf._flat = Result(Status.UNSUPPORTED, message=str(e))
+            mf._flat = Result(Status.UNSUPPORTED, message=str(e), total_seconds=time.perf_counter() - began)
         except CompileCut as e:
-            mf._flat = Result(Status.UNKNOWN, message=str(e))
+            mf._flat = Result(Status.UNKNOWN, message=str(e), total_seconds=time.perf_counter() - began)
     return mf._flat
 
 
