@@ -15,6 +15,7 @@ from workbench.solvers.base import Options, Status
 
 PY = sys.executable
 HAND_WRITTEN = "docs/models/hitting_set.mzn"
+CORPUS = "tests/models"
 
 
 def wb(*argv, env=None):
@@ -92,19 +93,31 @@ def test_every_backend_with_a_relaxation_proves_29_from_the_subgrid_export(files
             assert float(r["bound"]) == 29, r
 
 
-@pytest.mark.parametrize("name", ["s6.lp", "e6.lp", "mzn"])
+@pytest.mark.parametrize("name", ["s6.lp", "e6.lp"])
 def test_gecode_reaches_29_by_neighbourhoods_from_every_file(name, files, tmp_path):
     """The last backend of the agreement: Gecode has no relaxation, so a user's model reaches it with
     a search by large neighbourhoods (usermodel.read), which finds 29 from the LP files with and
-    without the sub-grid rows and from the hand-written MiniZinc file (about 1 s; 10 s allowed). It
-    proves nothing: that search never ends, so the run is `feasible`, never `optimal`."""
-    model = [HAND_WRITTEN, "--data", str(files / "e6.dzn")] if name == "mzn" else [str(files / name)]
+    without the sub-grid rows (about 1 s; 10 s allowed). It proves nothing: that search never ends,
+    so the run is `feasible`, never `optimal`. (A MiniZinc file runs as written: its own search.)"""
+    model = [str(files / name)]
     out = tmp_path / "g.csv"
     p = wb("compare", "--model", *model, "--solvers", "minizinc:gecode", "--threads", "1", "--time-limit", "10",
            "-o", str(out))
     assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
     (row,) = list(csv.DictReader(open(out)))
     assert (row["status"], row["value"], row["verified"]) == ("feasible", "29", "True"), row
+
+
+def test_a_minizinc_file_runs_as_written_and_a_time_out_is_feasible(files):
+    """The hand-written file on Gecode, as written (its complete search, no neighbourhoods): N = 6
+    is not proven in 2 s, so the run is `feasible` with its best solution so far, checked by MiniZinc
+    on the file; N = 4 is proven."""
+    mf = usermodel.read(HAND_WRITTEN, files / "e6.dzn")
+    cut = usermodel.solve(mf, "minizinc:gecode", Options(time_limit=2, threads=1))
+    assert (cut.result.status, cut.verified) == (Status.FEASIBLE, True) and cut.value >= 29, cut.result
+    assert cut.result.total_seconds < 2 + 8 and sum(cut.result.solution["x"]) == cut.value
+    small = usermodel.solve(usermodel.read(HAND_WRITTEN, files / "e4.dzn"), "minizinc:gecode", Options(time_limit=60))
+    assert (small.result.status, small.value, small.verified) == (Status.OPTIMAL, 13, True)
 
 
 def test_solve_model_record_says_no_checker_and_recomputes_the_objective(files):
@@ -119,16 +132,69 @@ def test_solve_model_record_says_no_checker_and_recomputes_the_objective(files):
     assert sum(mps.result.solution.values()) == 13
 
 
-def test_minizinc_file_is_checked_by_minizinc(files, tmp_path):
-    """A MiniZinc solution is checked on the original file with its output variables fixed; a wrong
-    one (a match taken away) is rejected."""
+def test_minizinc_file_is_checked_by_minizinc(files):
+    """A flattened solution is named as the model names it and checked by MiniZinc on the original
+    file; a wrong one (a match taken away) is rejected, by name or as the backend's list."""
     mf = usermodel.read(HAND_WRITTEN, files / "e4.dzn")
-    assert set(mf.outputs) == {"x"} and len(mf.outputs["x"]) == 30
+    assert mf.names == ["x"]
     run = usermodel.solve(mf, "highs", Options(time_limit=60))
     assert run.verified and run.value == 13 and "objective recomputed by MiniZinc: 13" in run.verdict.message
+    x = run.result.solution["x"]
+    assert len(x) == 30 and sum(x) == 13
+    assert usermodel.check(mf, {"x": x}).ok
+    wrong = list(x)
+    wrong[x.index(1)] = 0
+    assert "MiniZinc rejects the solution" in usermodel.check(mf, {"x": wrong}).message
     values = list(run.result.values)
-    values[mf.outputs["x"][run.result.solution["x"].index(1)]] = 0
+    assert usermodel.check(mf, values).ok
+    values[values.index(1)] = 0       # the flattened solution with a removed match, mapped back
     assert not usermodel.check(mf, values).ok
+
+
+def test_bool_enum_and_set_outputs_are_checked_by_the_model_s_own_names():
+    """The issue: such solutions were written back as FlatZinc integers and all rejected."""
+    for name, right, wrong, value in (("bool_output.mzn", {"take": [True, True, False, False]},
+                                       {"take": [False, True, True, False]}, 8),
+                                      ("enum_output.mzn", {"c": ["green", "red", "blue"]},
+                                       {"c": ["blue", "red", "green"]}, 4),
+                                      ("set_output.mzn", {"s": {3, 5}}, {"s": {4, 5}}, 28)):
+        mf = usermodel.read(f"{CORPUS}/{name}")
+        assert usermodel.check(mf, right).objective == value
+        assert not usermodel.check(mf, wrong).ok
+
+
+def test_gecode_proves_the_knapsack_with_its_own_search_in_seconds():
+    """The issue: `minizinc --solver gecode` proves it in 0.12 s; the workbench said feasible after 60 s."""
+    p = wb("solve", "--model", f"{CORPUS}/knapsack_search.mzn", "--solver", "minizinc:gecode", "--time-limit", "60",
+           "--json")
+    rec = json.loads(p.stdout)
+    assert (rec["status"], rec["objective"], rec["verified"], rec["proven"]) == ("optimal", 309, True, True), rec
+    assert rec["seconds"] < 10 and rec["solution"]["take"][:4] == [True, True, True, True]
+
+
+def test_a_float_model_is_unsupported_on_the_linear_route(tmp_path):
+    model = tmp_path / "price.mzn"
+    model.write_text("var 0.0..10.0: price;\nvar 0..10: units;\nconstraint units + price <= 7.5;\n"
+                     "solve maximize 2.0 * price + units;\n")
+    mf = usermodel.read(model)
+    for solver in ("highs", "cpsat"):
+        r = usermodel.solve(mf, solver, Options(time_limit=10)).result
+        assert r.status == Status.UNSUPPORTED and r.message and "\n" not in r.message, r
+
+
+@pytest.mark.parametrize("include", ['"/etc/passwd"', '"../outside.mzn"', '"sub/../../outside.mzn"'])
+def test_an_include_outside_the_model_s_folder_is_refused_before_minizinc_runs(include, tmp_path):
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (tmp_path / "outside.mzn").write_text("var 1..2: y;\n")
+    (folder / "local.mzn").write_text(f"include {include};\n")
+    model = folder / "model.mzn"
+    model.write_text('include "alldifferent.mzn";\ninclude "local.mzn";\nvar 1..3: x;\nsolve maximize x;\n')
+    p = wb("solve", "--model", str(model), "--solver", "minizinc:gecode")
+    assert p.returncode == 2 and "outside the model's folder" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    (folder / "local.mzn").write_text('include "alldifferent.mzn"; % include "/etc/passwd";\n')
+    p = wb("solve", "--model", str(model), "--solver", "minizinc:gecode", "--json")
+    assert p.returncode == 0 and json.loads(p.stdout)["objective"] == 3, p.stderr
 
 
 def test_a_backend_that_does_not_take_the_kind_is_bad_input(files):
@@ -155,9 +221,6 @@ def test_bench_model_appends_rows(files, tmp_path):
 def test_bad_model_requests_are_one_line_and_exit_2(argv, needle):
     p = wb(*argv)
     assert p.returncode == 2 and needle in p.stderr and len(p.stderr.strip().splitlines()) == 1, p.stderr
-
-
-CORPUS = "tests/models"
 
 
 def test_issue_continuous_lp_is_solved_as_written_and_checked_with_tolerances():

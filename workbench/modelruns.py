@@ -25,7 +25,6 @@ from .puzzles.base import BadInput
 from .solvers import installed, require
 from .solvers.base import Options, clean_number
 from .solvers.tuning import as_flags, as_record, backend_options
-from .userfile.flatzinc import CompileCut
 from .userfile.reading import kind_of
 from .usermodel import FileRun, ModelFile, backends_for, read, solve
 
@@ -72,23 +71,16 @@ class Planned:
 
 
 def plan(paths: Sequence[Path], solvers: Sequence[str] | None = None, data: str | Path | None = None,
-         time_limit: float | None = None, warn: Callable[[str], Any] | None = None,
-         cut: list[tuple[Path, str]] | None = None) -> list[Planned]:
+         warn: Callable[[str], Any] | None = None) -> list[Planned]:
     """Every file read, and its backends found (the named ones, else every one here that takes its
     kind) and required, before any run: BadInput naming the first bad file. A reader's warnings go
-    to `warn`; a MiniZinc model whose compilation reaches the time limit is left out, added to
-    `cut` with its line."""
+    to `warn`. (A MiniZinc file's flattening, which the time limit bounds, is part of its runs.)"""
     if data is not None and len(paths) != 1:
         raise BadInput("--data goes with a single MiniZinc --model")
     here = None if solvers else installed()                   # probed once, not once per file
     planned = []
     for path in paths:
-        try:
-            mf = read(path, data, time_limit)
-        except CompileCut as e:     # a run that reached its time limit: its status, not an error
-            if cut is not None:
-                cut.append((path, str(e)))
-            continue
+        mf = read(path, data)
         for line in mf.warnings:
             if warn:
                 warn(line)
@@ -187,7 +179,7 @@ def solve_model(path: str | Path, solver: str, *, data: str | Path | None = None
                 verbose: bool = False) -> FileRun:
     """A model file (.lp, .mps, .wcnf, .mzn with `data`) on one backend, its solution checked against
     the file (`solve --model`); `options` as compare_models takes them."""
-    (done,) = run(plan([Path(path)], [solver], data, time_limit),
+    (done,) = run(plan([Path(path)], [solver], data),
                   _model_options(time_limit, threads, seed, verbose, options))
     return done
 
@@ -204,7 +196,7 @@ def compare_models(paths: str | Path | Iterable[str | Path], solvers: Iterable[s
     given = [paths] if isinstance(paths, (str, Path)) else list(paths)
     chosen = None if solvers is None else [solvers] if isinstance(solvers, str) else list(solvers)
     settings = _model_options(time_limit, threads, seed, False, options)
-    planned = plan(expand(given), chosen, data, time_limit)
+    planned = plan(expand(given), chosen, data)
     target = None if output is None else checks.table_file(output, COLUMNS)
     return run(planned, settings, checks.given("repeat", checks.REPEAT, repeat),
                on_run=None if target is None else lambda done: tables.append_row(target, row(done), COLUMNS))
@@ -245,14 +237,7 @@ def command(args: Any, name: str, ui: Any) -> int:
                       verbose=getattr(args, "verbose", False),
                       backend_options=backend_options(getattr(args, "option", None)))
     models = args.model if isinstance(args.model, list) else [args.model]
-    cut: list[tuple[Path, str]] = []
-    planned = plan(expand(models), named, args.data, args.time_limit, lambda line: ui.err.print(line, markup=False),
-                   cut)
-    for model, line in cut:      # a compilation that reached the time limit: the model's status, not an error
-        print(json.dumps({"model": str(model), "status": "unknown", "message": line})
-              if getattr(args, "json", False) else line)
-    if not planned:
-        return 0
+    planned = plan(expand(models), named, args.data, lambda line: ui.err.print(line, markup=False))
     unused = set(options.backend_options) - {s.partition(":")[0] for item in planned for s in item.solvers}
     if unused:
         raise BadInput(f"--option {sorted(unused)[0]}:...: {sorted(unused)[0]} is not among the backends run")

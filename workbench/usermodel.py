@@ -5,10 +5,12 @@ represented is refused by name) is `userfile/reading.py`, MiniZinc's route `user
 No puzzle checker runs; instead every solution is checked against the file itself, read again
 (`userfile/checking.py`): each row, bound, integrality and clause, the objective recomputed from the
 file (a MiniZinc solution by MiniZinc, on the original file with the solution's output variables fixed).
+A MiniZinc file runs as written on MiniZinc's own solvers, flattened to linear FlatZinc on the rest.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import time
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +20,17 @@ from .solvers import BACKENDS, backend_class, canonical, installed, split_name
 from .solvers.base import Options, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 from .userfile.checking import NO_CHECKER, agrees, check_linear, check_wcnf
-from .userfile.flatzinc import check_minizinc, read_minizinc
+from .userfile.flatzinc import (
+    CompileCut,
+    Flattened,
+    MiniZincFile,
+    NotLinear,
+    check_minizinc,
+    flatten,
+    json_ready,
+    minizinc_file,
+    original_values,
+)
 from .userfile.reading import LinearFile, WcnfFile, kind_of, linear_model, maxsat_model, parse
 
 __all__ = ["NO_CHECKER", "FileRun", "ModelFile", "backends_for", "check", "read", "solve"]
@@ -28,12 +40,12 @@ __all__ = ["NO_CHECKER", "FileRun", "ModelFile", "backends_for", "check", "read"
 class ModelFile:
     path: Path
     kind: str                                  # lp, mps, wcnf or mzn
-    model: LinearModel | MaxSatModel           # what the backends get
-    names: list[str]                           # the model's own variables, by the file's names
+    model: LinearModel | MaxSatModel | MiniZincFile   # what the backends get (MiniZinc's own solvers: the file)
+    names: list[str]                           # the model's own variables (MiniZinc: its outputs), by name
     data: Path | None = None
-    outputs: dict[str, list[int]] = field(default_factory=dict)   # MiniZinc: output name -> variables
     warnings: list[str] = field(default_factory=list)             # one line each, for stderr
     _original: LinearFile | WcnfFile | None = None                # the file read again, for the check
+    _flat: Flattened | Result | None = None    # MiniZinc: its linear flattening, or why there is none
 
     @property
     def sense(self) -> str:
@@ -51,9 +63,10 @@ class ModelFile:
         return self._original
 
 
-def read(path: str | Path, data: str | Path | None = None, time_limit: float | None = None) -> ModelFile:
+def read(path: str | Path, data: str | Path | None = None) -> ModelFile:
     """The file as a model kind of the workbench; bad, unreadable or unrepresentable files are BadInput.
-    MiniZinc's compilation is part of the run: `time_limit` bounds it (CompileCut)."""
+    A MiniZinc file is only checked by MiniZinc here (a quick type check); its flattening, for the
+    backends other than MiniZinc's own, is part of their run, within their time limit."""
     path = Path(path)
     kind = kind_of(path)
     if not path.is_file():
@@ -62,15 +75,14 @@ def read(path: str | Path, data: str | Path | None = None, time_limit: float | N
         raise BadInput(f"--data {data}: " + ("only a MiniZinc model takes a data file" if kind != "mzn"
                                              else "no such file"))
     name = path.name.split(".")[0]
-    if kind == "mzn":
-        model, names, outputs = read_minizinc(path, Path(data) if data else None, time_limit)
-        found = ModelFile(path, kind, model, names, Path(data) if data else None, outputs)
-    else:
-        parsed, warnings = parse(path, kind)
-        if isinstance(parsed, WcnfFile):
-            return ModelFile(path, kind, maxsat_model(parsed, name), [str(v + 1) for v in range(parsed.n_vars)],
-                             warnings=warnings)
-        found = ModelFile(path, kind, linear_model(parsed, name), list(parsed.names), warnings=warnings)
+    if kind == "mzn":     # flattened only when a backend other than MiniZinc's own asks (flat)
+        mzn = minizinc_file(path, Path(data) if data else None)
+        return ModelFile(path, kind, mzn, mzn.outputs, Path(data) if data else None)
+    parsed, warnings = parse(path, kind)
+    if isinstance(parsed, WcnfFile):
+        return ModelFile(path, kind, maxsat_model(parsed, name), [str(v + 1) for v in range(parsed.n_vars)],
+                         warnings=warnings)
+    found = ModelFile(path, kind, linear_model(parsed, name), list(parsed.names), warnings=warnings)
     # A user's model comes with no search of its own for a CP backend; the one it would get, a complete
     # search without a relaxation, finds 31 on Enigma 144 N = 6 in 300 s where neighbourhoods find the
     # optimum 29 at once (docs/backends.md). The price: such a run proves no optimum.
@@ -79,12 +91,16 @@ def read(path: str | Path, data: str | Path | None = None, time_limit: float | N
     return found
 
 
-def check(mf: ModelFile, values: list[float]) -> Verdict:
+def check(mf: ModelFile, values: Any) -> Verdict:
     """The solution against the file itself (read again): every row/bound/integrality/clause holds;
     the objective recomputed from the file."""
-    if mf.kind == "mzn":
-        assert isinstance(mf.model, LinearModel)
-        return check_minizinc(mf.path, mf.data, mf.model, mf.outputs, values)
+    if mf.kind == "mzn":      # a flattened solution (a list) is first named as the model names it
+        assert isinstance(mf.model, MiniZincFile)
+        try:
+            named = _by_name(mf, values)
+        except ValueError as e:
+            return Verdict(False, f"{NO_CHECKER}; {e}")
+        return check_minizinc(mf.model, named)
     original = mf.original()
     return check_wcnf(original, values) if isinstance(original, WcnfFile) else check_linear(original, values)
 
@@ -133,26 +149,74 @@ class FileRun:
                 "recomputed_objective": None if self.verdict is None else clean_number(self.verdict.objective)}
 
 
+def _kinds(mf: ModelFile) -> tuple[type, ...]:
+    """The model kinds that carry the file: a MiniZinc file also goes flattened to a LinearModel."""
+    return (MiniZincFile, LinearModel) if mf.kind == "mzn" else (type(mf.model),)
+
+
 def backends_for(mf: ModelFile, solvers: list[str] | None = None, here: list[str] | None = None) -> list[str]:
     """The backends named, else every single backend installed here (`here`: installed(), found
     once for many files) that takes the file's kind."""
     if solvers:
         chosen = [canonical(s) for s in solvers]
         for s in chosen:
-            if type(mf.model) not in backend_class(split_name(s)[0]).kinds:
+            if not set(_kinds(mf)) & set(backend_class(split_name(s)[0]).kinds):
                 raise BadInput(f"{s} does not take a {mf.kind} model ({type(mf.model).__name__})")
         return chosen
-    takes = set(installed(type(mf.model)) if here is None else
-                (s for s in here if type(mf.model) in backend_class(split_name(s)[0]).kinds))
+    kinds = set(_kinds(mf))
+    takes = {s for kind in kinds for s in installed(kind)} if here is None else \
+        {s for s in here if kinds & set(backend_class(split_name(s)[0]).kinds)}
     return [canonical(b) for b in BACKENDS if canonical(b) in takes]
 
 
+def _flattened(mf: ModelFile, time_limit: float | None = None) -> Flattened | Result:
+    """A MiniZinc file's linear flattening, made once; or the result of every backend that needs it:
+    unsupported (what the linear route cannot take), unknown (the time limit ran out compiling)."""
+    assert isinstance(mf.model, MiniZincFile)
+    if mf._flat is None:
+        began = time.perf_counter()
+        try:
+            mf._flat = flatten(mf.model, time_limit)
+        except NotLinear as e:
+            mf._flat = Result(Status.UNSUPPORTED, message=str(e), total_seconds=time.perf_counter() - began)
+        except CompileCut as e:
+            mf._flat = Result(Status.UNKNOWN, message=str(e), total_seconds=time.perf_counter() - began)
+    return mf._flat
+
+
+def _by_name(mf: ModelFile, values: Any) -> dict[str, Any]:
+    """A MiniZinc solution by the model's own names: a flattened one (a list) mapped back."""
+    if isinstance(values, dict):
+        return values
+    flat = _flattened(mf)
+    if isinstance(flat, Result):
+        raise ValueError(flat.message)
+    return original_values(flat, list(values))
+
+
+def _given(mf: ModelFile, solver: str, options: Options) -> Any:
+    """What `solver` gets: the model; a MiniZinc file as written where the backend takes it, else
+    its flattened LinearModel (or the Result that says why there is none)."""
+    if mf.kind != "mzn" or MiniZincFile in backend_class(split_name(solver)[0]).kinds:
+        return mf.model
+    flat = _flattened(mf, options.time_limit)
+    return flat if isinstance(flat, Result) else flat.model
+
+
 def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
-    result = run_backend(solver, mf.model, options)
+    given = _given(mf, solver, options)
+    if isinstance(given, Result):
+        return FileRun(mf, replace(given, solver=canonical(solver)), None)
+    result = run_backend(solver, given, options)
     verdict = None
     if result.values is not None and result.status in (Status.OPTIMAL, Status.FEASIBLE):
-        values = list(result.values)
-        verdict = check(mf, values)
+        values = result.values if isinstance(result.values, dict) else list(result.values)
+        if mf.kind == "mzn":
+            try:
+                values = _by_name(mf, values)
+            except ValueError as e:
+                verdict = Verdict(False, f"{NO_CHECKER}; {e}")
+        verdict = verdict or check(mf, values)
         if verdict.ok and verdict.objective is not None and result.objective is not None \
                 and not agrees(verdict.objective, result.objective):
             verdict = Verdict(False, f"the backend reports objective {clean_number(result.objective)} but the file "
@@ -167,10 +231,10 @@ def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
     return FileRun(mf, result, verdict)
 
 
-def _named(mf: ModelFile, values: list[float]) -> Any:
+def _named(mf: ModelFile, values: Any) -> Any:
     """The solution as the file names it: MiniZinc's output variables, else every variable."""
-    if mf.outputs:
-        return {name: values[idx[0]] if len(idx) == 1 else [values[i] for i in idx] for name, idx in mf.outputs.items()}
+    if isinstance(values, dict):
+        return {name: json_ready(value) for name, value in values.items()}
     if mf.kind == "wcnf":
         return [v + 1 if x else -(v + 1) for v, x in enumerate(values[:len(mf.names)])]
     return dict(zip(mf.names, values))

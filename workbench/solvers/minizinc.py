@@ -16,6 +16,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
+from ..userfile.flatzinc import MiniZincFile, plain
 from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
 
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
@@ -86,7 +87,7 @@ def _probe(short: str) -> str | None:
 
 class MiniZinc(Enumerator):
     name = "minizinc"
-    kinds = (HittingSet, LinearModel, MaxSatModel)
+    kinds = (HittingSet, LinearModel, MaxSatModel, MiniZincFile)
     install = INSTALL
     exports = ("mzn",)
     default_sub = "gecode"
@@ -111,6 +112,20 @@ class MiniZinc(Enumerator):
             raise Unavailable(f"minizinc:{self.sub} cannot run here: {reason}; {INSTALL}")
         return f"{entry['name']} {entry.get('version', '?')} via minizinc {driver}"
 
+    def _settings(self, entry: dict, options: Options, t0: float) -> dict[str, Any]:
+        """minizinc-python's solve arguments: threads and seed where the solver takes them, the time
+        left, and the user's own flags (`--option minizinc:gecode:FLAG=VALUE`)."""
+        kwargs: dict[str, Any] = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
+                                      random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
+                                      verbose=bool(options.verbose), intermediate_solutions=True)
+        if options.time_limit is not None:
+            kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
+        for key, value in options.own(self.name).items():     # flags of `minizinc --solver ...`
+            kwargs[key if key.startswith("-") else f"--{key}"] = True if value is True else str(value)
+        if self.sub == "scip" and scip_library()[0]:
+            kwargs["--scip-dll"] = scip_library()[0]
+        return kwargs
+
     def run(self, model: Any, options: Options, report: Report, counting: Count | None) -> Result:
         try:
             import minizinc
@@ -119,6 +134,11 @@ class MiniZinc(Enumerator):
             raise Unavailable("minizinc-python is not installed (pip install minizinc)") from e
         entry = discover()[self.sub or ""]
         warnings.filterwarnings("ignore", category=MiniZincWarning)
+        if isinstance(model, MiniZincFile):
+            if counting:
+                raise UnsupportedModel("counting a MiniZinc file's solutions is not offered")
+            instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(model.files()))
+            return _as_written(model, instance, self._settings(entry, options, time.perf_counter()), report)
         t0 = time.perf_counter()
         try:
             text, data = to_minizinc(model, satisfy=counting is not None)
@@ -133,19 +153,10 @@ class MiniZinc(Enumerator):
                 with open(path, "w") as f:
                     f.write(content)
             instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
-            kwargs: dict[str, Any] = dict(processes=int(options.threads) if "-p" in entry.get("stdFlags", []) else None,
-                          random_seed=int(options.seed) if "-r" in entry.get("stdFlags", []) else None,
-                          verbose=bool(options.verbose))
-            if options.time_limit is not None:
-                kwargs["time_limit"] = timedelta(seconds=options.remaining(t0))
+            kwargs = self._settings(entry, options, t0)
             if counting:
+                del kwargs["intermediate_solutions"]
                 kwargs["all_solutions"] = True
-            else:
-                kwargs["intermediate_solutions"] = True
-            for key, value in options.own(self.name).items():     # flags of `minizinc --solver ...`
-                kwargs[key if key.startswith("-") else f"--{key}"] = True if value is True else str(value)
-            if self.sub == "scip" and scip_library()[0]:
-                kwargs["--scip-dll"] = scip_library()[0]
             t1 = time.perf_counter()
             final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
             t2 = time.perf_counter()
@@ -186,3 +197,47 @@ async def _stream(instance: Any, kwargs: dict[str, Any], report: Report, counted
         best = (objective, values)
         report(Incumbent(objective, None, values))
     return final, best
+
+
+def _as_written(mzn: MiniZincFile, instance: Any, kwargs: dict[str, Any], report: Report) -> Result:
+    """The user's file unchanged: its own search annotations and output; MiniZinc's status read
+    honestly (optimal only where it proved the optimum, or found a solution of a satisfaction
+    model; a time-out with a solution is feasible). The solution: the output variables by name."""
+    import minizinc
+
+    t0 = time.perf_counter()
+    best: tuple[float | None, dict[str, Any]] | None = None
+    final = None
+
+    async def follow() -> None:
+        nonlocal best, final
+        async for res in instance.solutions(**kwargs):
+            final = res
+            if res.solution is not None:
+                values = {name: plain(getattr(res.solution, name)) for name in mzn.outputs
+                          if hasattr(res.solution, name)}
+                objective = float(res.objective) if mzn.has_objective and res.objective is not None else None
+                best = (objective, values)
+                report(Incumbent(objective, None, values))
+
+    try:
+        asyncio.run(follow())
+    except minizinc.MiniZincError as e:
+        said = " ".join(str(e).split())[:300]
+        unsupported = any(w in said.lower() for w in ("not supported", "unsupported", "cannot handle"))
+        return Result(Status.UNSUPPORTED if unsupported else Status.ERROR, message=f"MiniZinc: {said}",
+                      solve_seconds=time.perf_counter() - t0)
+    timings: dict[str, Any] = dict(solve_seconds=time.perf_counter() - t0)
+    status = final.status if final is not None else minizinc.Status.UNKNOWN
+    bound = final.statistics.get("objectiveBound") if final is not None else None
+    timings["message"] = f"MiniZinc: {status.name}"
+    if status == minizinc.Status.UNSATISFIABLE:
+        return Result(Status.INFEASIBLE, **timings)
+    if status == minizinc.Status.ERROR:
+        return Result(Status.ERROR, **timings)
+    if best is None:
+        return Result(Status.UNKNOWN, **timings)
+    objective, values = best
+    if status in (minizinc.Status.OPTIMAL_SOLUTION, minizinc.Status.ALL_SOLUTIONS) or not mzn.has_objective:
+        return Result(Status.OPTIMAL, objective, objective, values, **timings)
+    return Result(Status.FEASIBLE, objective, None if bound is None else float(bound), values, **timings)

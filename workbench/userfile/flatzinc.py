@@ -1,13 +1,27 @@
-"""MiniZinc's route: MiniZinc's own linear library flattens the model (with its data) to linear
-FlatZinc, read here into a LinearModel that the MIP backends take too; a solution is checked by
-MiniZinc, on the original file with the output variables fixed to the solution's values."""
+"""MiniZinc files. On MiniZinc's own solvers the file runs as written (solvers/minizinc.py takes a
+`MiniZincFile`); for every other backend MiniZinc's linear library flattens it to linear FlatZinc,
+read here into a LinearModel. Either way a solution is judged by MiniZinc on the ORIGINAL file:
+`check_minizinc` adds one constraint per output variable (its value, by the model's own names:
+bool as true/false, enums by name, sets as set literals) and asks Gecode, with a fresh compilation
+of the model and its data, whether that is satisfiable and what the objective is.
+
+Why constraints on the original file rather than `-D` of FlatZinc names: FlatZinc names
+(X_INTRODUCED_5_) mean nothing to the model, and FlatZinc integers are not its bools, enums or
+sets. A flattened solution is first mapped back to the model's names by MiniZinc's own output
+mapping (the .ozn, through `minizinc --ozn-file`, in JSON); that mapping only renames, it judges
+nothing: a wrong mapping yields values the original model then rejects. `constraint array1d(x) = [...]`
+fixes an array of any dimension and index sets, which a data assignment (`x = [...]`) cannot.
+"""
 from __future__ import annotations
 
 import json
 import re
 import subprocess
 import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..models.core import LinearModel
 from ..puzzles.base import BadInput, Verdict
@@ -15,44 +29,137 @@ from ..solvers.base import clean_number
 from .checking import NO_CHECKER
 
 FZN_VAR = re.compile(r"^var\s+(?:(bool)|(-?\d+)\s*\.\.\s*(-?\d+)|(int|float))\s*:\s*(\w+)(.*);$")
-FZN_ARRAY = re.compile(r"^array\s*\[[^]]*\]\s*of\s+(var\s+)?\w+(?:\s*\.\.\s*-?\d+)?\s*:\s*(\w+)(.*?)=\s*\[(.*)\];$")
+FZN_ARRAY = re.compile(r"^array\s*\[[^]]*\]\s*of\s+(var\s+)?(\w+)(?:\s*\.\.\s*-?\d+)?\s*:\s*(\w+)(.*?)=\s*\[(.*)\];$")
 FZN_CONSTRAINT = re.compile(r"^constraint\s+(\w+)\((.*)$")
 FZN_SOLVE = re.compile(r"^solve\b.*?\b(minimize|maximize|satisfy)\s*(\w*)\s*;$")
+OUTPUT_ARRAY = re.compile(r"output_array\(\[(.*?)\]\)")
+INCLUDE = re.compile(r'\binclude\s*"([^"]*)"')
+COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\])*"|%[^\n]*|/\*.*?\*/', re.S)
+CHECK_SECONDS = 120        # the check fixes every output variable: MiniZinc only propagates
+FLOAT_TOLERANCE = 1e-6     # a float output may be off its value by this much, relative
 
 
 class CompileCut(Exception):
     """The time limit ran out while MiniZinc compiled the file: no model, no backend run."""
 
 
-def read_minizinc(path: Path, data: Path | None,
-                  time_limit: float | None = None) -> tuple[LinearModel, list[str], dict[str, list[int]]]:
-    """MiniZinc's linear library flattens the model to linear FlatZinc, read here into a LinearModel;
-    the compilation is part of the run, so `time_limit` bounds it (CompileCut)."""
+class NotLinear(Exception):
+    """MiniZinc's linear library cannot flatten the file, or left what the FlatZinc reader does not
+    take (float variables, say): the linear backends cannot take it (status unsupported)."""
+
+
+@dataclass
+class MiniZincFile:
+    """The model (and data) file as written: what MiniZinc's own solvers get."""
+
+    path: str
+    data: str | None
+    sense: str                  # min, max (satisfy reads as min: no objective)
+    has_objective: bool
+    outputs: list[str]          # the model's output variables, by its own names
+
+    def files(self) -> list[str]:
+        return [self.path, *([self.data] if self.data else [])]
+
+
+@dataclass
+class Flattened:
+    """The file flattened to linear FlatZinc, with what maps a solution back to the model's names."""
+
+    model: LinearModel
+    outputs: dict[str, list[int]]      # FlatZinc output name -> the LinearModel's variables
+    shapes: dict[str, str]             # FlatZinc output array -> its index sets (1..3,1..2)
+    booleans: set[str]                 # FlatZinc outputs of type bool
+    ozn: str                           # MiniZinc's output mapping, in JSON mode
+
+
+def _first_error(said: str, fallback: str) -> str:
+    errors = [x.replace("Error: ", "").strip() for x in said.splitlines() if x.startswith("Error")]
+    return re.sub(r"\s+", " ", errors[0]) if errors else fallback
+
+
+def refuse_outside_includes(path: Path, data: Path | None) -> None:
+    """An `include` of a file outside the model's folder (an absolute path, or `..`) is refused
+    before MiniZinc runs: a model file is untrusted and must not make MiniZinc read other files.
+    Local includes are followed; a name found nowhere in the folder is the standard library's."""
+    folder = path.resolve().parent
+    todo, seen = [p for p in (path, data) if p is not None], set()
+    while todo:
+        current = todo.pop()
+        if current.resolve() in seen:
+            continue
+        seen.add(current.resolve())
+        try:
+            text = current.read_text(errors="replace")
+        except OSError as e:
+            raise BadInput(f"--model {path}: {current} cannot be read ({e})") from None
+        code = COMMENT_OR_STRING.sub(lambda m: m.group(0) if m.group(0).startswith('"') else " ", text)
+        for name in INCLUDE.findall(code):
+            target = (folder / name).resolve()
+            if Path(name).is_absolute() or ".." in Path(name).parts or not target.is_relative_to(folder):
+                raise BadInput(f"--model {path}: {current.name} includes \"{name}\", outside the model's "
+                               "folder (refused: only the folder's own files and MiniZinc's library)")
+            if target.is_file():
+                todo.append(target)
+
+
+def minizinc_file(path: Path, data: Path | None) -> MiniZincFile:
+    """The file as written, checked with its data by MiniZinc (a bad model or missing data is
+    BadInput), and what its interface says: the sense and the output variables."""
+    refuse_outside_includes(path, data)
+    files = [str(path), *([str(data)] if data else [])]
+    try:
+        check = subprocess.run(["minizinc", "--instance-check-only", *files], capture_output=True, text=True,
+                               timeout=600)
+        face = subprocess.run(["minizinc", "--model-interface-only", *files], capture_output=True, text=True,
+                              timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise BadInput(f"--model {path}: MiniZinc cannot run ({e})") from None
+    if check.returncode != 0 or face.returncode != 0:
+        raise BadInput(f"--model {path}: MiniZinc cannot compile it "
+                       f"({_first_error(check.stderr + face.stderr, f'exit {check.returncode or face.returncode}')})")
+    interface = json.loads(face.stdout)
+    method = interface.get("method", "sat")
+    return MiniZincFile(str(path), str(data) if data else None, "max" if method == "max" else "min",
+                        method != "sat", list(interface.get("output", {})))
+
+
+def flatten(mzn: MiniZincFile, time_limit: float | None = None) -> Flattened:
+    """MiniZinc's linear library flattens the file to linear FlatZinc, read here into a LinearModel;
+    the compilation is part of the run, so `time_limit` bounds it (CompileCut). What the linear
+    route cannot take is NotLinear."""
     with tempfile.TemporaryDirectory() as tmp:
         fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
-        cmd = ["minizinc", "-c", "-G", "linear", str(path), *([str(data)] if data else []),
+        cmd = ["minizinc", "-c", "-G", "linear", "--output-mode", "json", "--output-objective", *mzn.files(),
                "--fzn", str(fzn), "--ozn", str(ozn)]
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
         except OSError as e:
-            raise BadInput(f"--model {path}: MiniZinc cannot run ({e})") from None
+            raise BadInput(f"--model {mzn.path}: MiniZinc cannot run ({e})") from None
         except subprocess.TimeoutExpired:
-            raise CompileCut(f"{path.name}: status unknown: the time limit ({time_limit:g} s) was reached while "
-                             f"MiniZinc compiled it; no backend ran") from None
+            raise CompileCut(f"{Path(mzn.path).name}: status unknown: the time limit ({time_limit:g} s) was "
+                             "reached while MiniZinc compiled it; no backend ran") from None
         if out.returncode != 0 or not fzn.exists():
-            said = [x.replace("Error: ", "").strip() for x in out.stderr.splitlines() if x.startswith("Error")]
-            raise BadInput(f"--model {path}: MiniZinc cannot compile it ({said[0] if said else out.returncode})")
-        text = fzn.read_text()
-    return _flatzinc(text, path.stem)
+            why = _first_error(out.stderr, f"exit {out.returncode}")
+            raise NotLinear(f"MiniZinc's linear library cannot flatten it ({why})")
+        text, mapping = fzn.read_text(), ozn.read_text()
+    try:
+        return _flatzinc(text, Path(mzn.path).stem, mapping)
+    except BadInput as e:
+        raise NotLinear(str(e)) from None
+    except (ValueError, KeyError) as e:      # a float constant or variable, say: the reader takes integers only
+        raise NotLinear(f"the linear FlatZinc has what the reader (integers only) does not take ({e})") from None
 
 
-def _flatzinc(text: str, name: str) -> tuple[LinearModel, list[str], dict[str, list[int]]]:
+def _flatzinc(text: str, name: str, ozn: str) -> Flattened:
     """Linear FlatZinc (int_lin_le, int_lin_eq, int_le, int_eq, bounded variables) as a LinearModel."""
     model = LinearModel(name=name)
     index: dict[str, int] = {}
     consts: dict[str, list[int]] = {}
     arrays: dict[str, list[str]] = {}
     outputs: dict[str, list[int]] = {}
+    shapes: dict[str, str] = {}
+    booleans: set[str] = set()
 
     def term(x: str) -> int | str:
         x = x.strip()
@@ -83,13 +190,15 @@ def _flatzinc(text: str, name: str) -> tuple[LinearModel, list[str], dict[str, l
             index[vname] = model.add_var(vname, 0 if boolean else int(lo), 1 if boolean else int(hi))
             if "output_var" in rest:
                 outputs[vname] = [index[vname]]
+                if boolean:
+                    booleans.add(vname)
             if "=" in rest.split("::")[0] or re.search(r"=\s*-?\w+\s*$", rest):
                 value = term(rest.rsplit("=", 1)[1])
                 model.add_row([(index[vname], 1.0)] if isinstance(value, int) else
                               [(index[vname], 1.0), (index[str(value)], -1.0)],
                               lo=value if isinstance(value, int) else 0, hi=value if isinstance(value, int) else 0)
         elif (arr := FZN_ARRAY.match(line)) is not None:
-            is_var, aname, rest, body = arr.groups()
+            is_var, element, aname, rest, body = arr.groups()
             elems = [term(t) for t in body.split(",") if t.strip()]
             if is_var:      # a fixed element becomes a variable fixed to its value
                 names = []
@@ -100,8 +209,11 @@ def _flatzinc(text: str, name: str) -> tuple[LinearModel, list[str], dict[str, l
                         e = fixed
                     names.append(e)
                 arrays[aname] = names
-                if "output_array" in rest:
+                if (shape := OUTPUT_ARRAY.search(rest)) is not None:
                     outputs[aname] = [index[str(e)] for e in arrays[aname]]
+                    shapes[aname] = shape.group(1)
+                    if element == "bool":
+                        booleans.add(aname)
             else:
                 consts[aname] = [int(e) for e in elems]
         elif (con := FZN_CONSTRAINT.match(line)) is not None:
@@ -125,7 +237,7 @@ def _flatzinc(text: str, name: str) -> tuple[LinearModel, list[str], dict[str, l
                 model.objective = [(index[target], 1.0)]
         elif line.split()[0] in ("var", "array", "constraint", "solve"):
             raise BadInput(f"a FlatZinc line the reader does not take: {line[:80]}")
-    return model, [v.name for v in model.vars], outputs
+    return Flattened(model, outputs, shapes, booleans, ozn)
 
 
 def _split_args(text: str) -> list[str]:
@@ -144,32 +256,112 @@ def _split_args(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
-def check_minizinc(path: Path, data: Path | None, flat: LinearModel, outputs: dict[str, list[int]],
-                   values: list[float]) -> Verdict:
-    """The flattened rows first, then MiniZinc solving the original file with the output variables
-    fixed to the solution's values (it recomputes the objective)."""
-    bad = [v.name for v, x in zip(flat.vars, values) if not v.lb <= x <= v.ub]
-    bad += [r.name or f"row {i}" for i, r in enumerate(flat.rows)
-            if not _holds(sum(c * values[v] for v, c in r.terms), r.lo, r.hi)]
-    if bad:
-        return Verdict(False, f"{NO_CHECKER}; the flattened file's {', '.join(bad[:3])} fail(s)")
-    flat_objective = flat.constant + sum(c * values[v] for v, c in flat.objective)
-    fixed = " ".join(f"{name} = {_mzn_value(values, idx)};" for name, idx in outputs.items())
-    cmd = ["minizinc", "--solver", "gecode", "--output-mode", "json", "--output-objective", str(path),
-           *([str(data)] if data else []), "-D", fixed]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    found = re.search(r"\{.*?\}", out.stdout, re.S)
-    if "UNSATISFIABLE" in out.stdout or not found:
-        return Verdict(False, f"{NO_CHECKER}; MiniZinc rejects the solution on the file "
-                              f"({(out.stdout + out.stderr).strip().splitlines()[-1:]})")
-    objective = json.loads(found.group(0)).get("_objective", flat_objective)
-    return Verdict(True, f"{NO_CHECKER}; MiniZinc accepts the solution on the file; objective recomputed "
-                         f"by MiniZinc: {clean_number(objective)}", float(objective))
+def original_values(flat: Flattened, values: list[float]) -> dict[str, Any]:
+    """A flattened solution by the model's own names and types, through MiniZinc's output mapping
+    (`minizinc --ozn-file`, JSON mode); ValueError where it cannot be mapped."""
+    lines = []
+    for name, idx in flat.outputs.items():
+        xs = [values[i] for i in idx]
+        if any(abs(x - round(x)) > 1e-6 for x in xs):
+            raise ValueError(f"{name} has a non-integer value in the flattened (all-integer) model")
+        words = [("true" if round(x) else "false") if name in flat.booleans else str(round(x)) for x in xs]
+        if name in flat.shapes:
+            dims = flat.shapes[name]
+            lines.append(f"{name} = array{dims.count(',') + 1}d({dims}, [{', '.join(words)}]);")
+        else:
+            lines.append(f"{name} = {words[0]};")
+    with tempfile.TemporaryDirectory() as tmp:
+        ozn = Path(tmp) / "model.ozn"
+        ozn.write_text(flat.ozn)
+        out = subprocess.run(["minizinc", "--ozn-file", str(ozn)], input="\n".join(lines) + "\n----------\n",
+                             capture_output=True, text=True, timeout=CHECK_SECONDS)
+    try:
+        from minizinc.json import MZNJSONDecoder
+
+        found = json.loads(out.stdout.split("----------")[0], cls=MZNJSONDecoder)
+    except (ValueError, ImportError) as e:
+        raise ValueError(f"MiniZinc's output mapping cannot read the solution "
+                         f"({_first_error(out.stderr, type(e).__name__)})") from None
+    return {k: plain(v) for k, v in found.items() if not k.startswith("_")}
 
 
-def _holds(activity: float, lo: float | None, hi: float | None) -> bool:
-    return (lo is None or activity >= lo - 1e-6) and (hi is None or activity <= hi + 1e-6)
+def plain(value: Any) -> Any:
+    """A MiniZinc value as plain Python that travels between processes: enum members by name."""
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return {plain(v) for v in value}
+    if isinstance(value, range) or isinstance(value, (bool, int, float, str)):
+        return value
+    return getattr(value, "name", str(value))          # an enum member
 
 
-def _mzn_value(values: list[float], idx: list[int]) -> str:
-    return str(values[idx[0]]) if len(idx) == 1 else "[" + ",".join(str(values[i]) for i in idx) + "]"
+def json_ready(value: Any) -> Any:
+    """A plain MiniZinc value for JSON: sets as sorted lists."""
+    if isinstance(value, (set, frozenset, range)):
+        return sorted(value, key=str)
+    return [json_ready(v) for v in value] if isinstance(value, list) else value
+
+
+def mzn_literal(value: Any) -> str:
+    """A plain value as MiniZinc writes it: bool true/false, enums by name, sets in braces."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = f"{value:.17g}"
+        return text if any(c in text for c in ".en") else text + ".0"
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z]\w*", value):
+        return value
+    if isinstance(value, range):
+        return f"{value.start}..{value.stop - 1}" if len(value) else "{}"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted((mzn_literal(v) for v in value), key=lambda s: (len(s), s))) + "}"
+    raise ValueError(f"a value MiniZinc cannot be given back: {value!r}")
+
+
+def _leaves(value: Any) -> Iterable[Any]:
+    for v in value:
+        yield from (_leaves(v) if isinstance(v, list) else [v])
+
+
+def fixing(name: str, value: Any) -> str:
+    """The constraint that fixes an output variable to its value; floats within a tolerance."""
+    leaves = list(_leaves(value)) if isinstance(value, list) else None
+    if leaves is not None and any(isinstance(x, float) for x in leaves):
+        floats = ",".join(mzn_literal(float(x)) for x in leaves)
+        return (f"constraint let {{ array[int] of float: v = [{floats}] }} in forall(i in index_set(v))"
+                f"(abs(array1d({name})[i] - v[i]) <= {FLOAT_TOLERANCE} * max(1.0, abs(v[i])));")
+    if leaves is not None:
+        return f"constraint array1d({name}) = [{','.join(mzn_literal(x) for x in leaves)}];"
+    if isinstance(value, float):
+        lit = mzn_literal(value)
+        return f"constraint abs({name} - {lit}) <= {FLOAT_TOLERANCE} * max(1.0, abs({lit}));"
+    return f"constraint {name} = {mzn_literal(value)};"
+
+
+def check_minizinc(mzn: MiniZincFile, assignment: dict[str, Any]) -> Verdict:
+    """MiniZinc (Gecode) on the original file and data with every output variable fixed to the
+    solution's value: satisfiable or not, and the objective recomputed by MiniZinc."""
+    try:
+        fixed = "\n".join(fixing(name, value) for name, value in assignment.items())
+    except ValueError as e:
+        return Verdict(False, f"{NO_CHECKER}; {e}")
+    with tempfile.TemporaryDirectory() as tmp:
+        check = Path(tmp) / "solution_check.mzn"
+        check.write_text(fixed + "\n")
+        cmd = ["minizinc", "--solver", "gecode", "--output-mode", "dzn", "--output-objective",
+               *mzn.files(), str(check)]
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=CHECK_SECONDS)
+        except subprocess.TimeoutExpired:
+            return Verdict(False, f"{NO_CHECKER}; MiniZinc's check of the solution did not end in {CHECK_SECONDS} s")
+    if "----------" not in out.stdout:
+        said = (out.stdout + out.stderr).strip()
+        why = "=====UNSATISFIABLE=====" if "UNSATISFIABLE" in said else _first_error(said, said[-120:])
+        return Verdict(False, f"{NO_CHECKER}; MiniZinc rejects the solution on the file ({why})")
+    found = re.findall(r"^_objective = (.+);$", out.stdout, re.M)
+    objective = float(found[-1]) if found else None
+    return Verdict(True, f"{NO_CHECKER}; MiniZinc accepts the solution on the file" +
+                   (f"; objective recomputed by MiniZinc: {clean_number(objective)}" if found else ""), objective)
