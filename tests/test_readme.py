@@ -44,9 +44,9 @@ def test_every_puzzle_is_named_with_its_package():
         assert f"`{family}`" in FAMILIES and puzzle.name in FAMILIES, (puzzle.name, family)
 
 
-def _commands() -> list[list[str]]:
+def _commands(text: str = README) -> list[list[str]]:
     """The README's example command lines, as argument vectors (comment and redirection dropped)."""
-    lines = [line.strip() for line in README.splitlines() if line.startswith("    python -m workbench ")]
+    lines = [line.strip() for line in text.splitlines() if line.startswith("    python -m workbench ")]
     return [shlex.split(line, comments=True)[3:] for line in lines]
 
 
@@ -67,3 +67,21 @@ def test_every_link_of_the_readme_and_the_docs_leads_to_a_file():
     for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         for target in re.findall(r"\]\(([^)#:]+)\)", page.read_text()):
             assert (page.parent / target).exists(), f"{page.name} links to {target}"
+
+
+OUTPUT_FLAGS = ("-o", "--output", "--out", "--results-dir", "--png")
+
+
+def test_the_readme_commands_write_only_under_runs():
+    """Every output the commands of the README's Use section name is under runs/ (ignored by git),
+    and the ones that would write to the reference record by default (table, bench) name one:
+    following them leaves `git status` clean. (The proofs' commands elsewhere write to results/ on
+    purpose.)"""
+    ignore = (ROOT / ".gitignore").read_text().split()
+    assert "runs/" in ignore
+    use = README.split("\n## Use\n")[1].split("\n## ")[0]
+    for argv in _commands(use):
+        outputs = [argv[i + 1] for i, word in enumerate(argv[:-1]) if word in OUTPUT_FLAGS or word == ">"]
+        assert all(path.startswith("runs/") for path in outputs), argv
+        if argv[0] == "table" or (argv[0] == "bench" and "--summary" not in argv):
+            assert outputs, argv

@@ -97,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     common(k, many_solvers=True, model=True)
     k.add_argument("-o", "--output", help="CSV file (default <results-dir>/compare-<puzzle>-n<N>.csv; with "
                                           "--model <results-dir>/compare-models-<time>.csv)")
-    k.add_argument("--results-dir", help="folder of the tables (default results; with --model runs)")
+    k.add_argument("--results-dir", help="folder of the tables (default runs: a comparison is a run, not the "
+                                         "reference record)")
     e = sub.add_parser("export", help="write the model as LP, MPS, WCNF or MiniZinc")
     common(e)
     e.add_argument("--format", choices=["lp", "mps", "wcnf", "mzn", "mathprog"])
@@ -376,7 +377,7 @@ def cmd_compare(args) -> int:
     puzzle = get(args.puzzle)
     n = api.single_n(puzzle, args.n)
     path = checks.table_file(args.output if args.output else
-                             Path(args.results_dir or RESULTS) / f"compare-{puzzle.name}-n{n}.csv")
+                             Path(args.results_dir or "runs") / f"compare-{puzzle.name}-n{n}.csv")
     runs = api.compare(puzzle.name, n, solvers=[s.strip() for s in args.solvers.split(",") if s.strip()],
                        time_limit=args.time_limit, threads=args.threads, seed=args.seed,
                        formulation=args.formulation, verbose=args.verbose, options=args.option,
