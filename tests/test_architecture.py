@@ -3,6 +3,8 @@ taken through solve, table and verify with nothing in workbench/ changed."""
 from __future__ import annotations
 
 import ast
+import builtins
+import importlib
 import json
 from pathlib import Path
 
@@ -56,6 +58,74 @@ def test_no_import_cycles():
     for name in sorted(graph):
         if name not in state:
             visit(name, [])
+
+
+# The floors of workbench/, lowest first: a module imports its own floor and the floors below, never
+# one above. Each name is a top-level module or package of workbench/ ("workbench": its __init__).
+FLOORS = [
+    {"errors"},                                                         # imports nothing of the project
+    {"models", "search", "tables", "drawing", "trim", "lrat", "certify"},  # models, native-search tools, storage
+    {"puzzles", "solvers"},                                             # siblings: neither imports the other
+    {"userfile"},                                                       # model files: read, run, checked
+    {"checks", "pipeline", "usermodel", "frames"},                      # a run planned, made and checked
+    {"api", "bench", "bfile", "modelruns", "report", "showcase", "plots"},  # the commands as functions
+    {"cli", "__main__", "workbench"},                                   # the front doors
+]
+UPWARD = {   # imports known to run up a floor, each with its reason
+    # the MiniZinc backend runs a user's .mzn file as written: it takes the file from the file reader
+    ("workbench.solvers.minizinc", "workbench.userfile.flatzinc"),
+}
+
+
+def part(name: str) -> str:
+    """The top-level module or package of workbench/ that module `name` belongs to."""
+    return name.split(".")[1] if "." in name else name
+
+
+def floor(name: str) -> int:
+    return next(i for i, names in enumerate(FLOORS) if part(name) in names)
+
+
+def test_every_module_sits_on_a_floor_and_imports_only_its_floor_and_below():
+    unplaced = [n for n in MODULES if not any(part(n) in names for names in FLOORS)]
+    assert not unplaced, f"give these a floor in FLOORS: {unplaced}"
+    upward = {(n, m) for n in MODULES for m in imports(n) if floor(m) > floor(n)}
+    assert upward == UPWARD, sorted(upward ^ UPWARD)
+    siblings = {(n, m) for n in MODULES for m in imports(n) if {part(n), part(m)} == {"puzzles", "solvers"}}
+    assert not siblings, sorted(siblings)
+
+
+def _exception_classes(path: Path, known: set[str]) -> list[str]:
+    """The classes `path` defines over an exception: a builtin one or a name in `known`."""
+    def based_on_exception(base: ast.expr) -> bool:
+        name = base.attr if isinstance(base, ast.Attribute) else getattr(base, "id", "")
+        builtin = getattr(builtins, name, None)
+        return name in known or isinstance(builtin, type) and issubclass(builtin, BaseException)
+    return [node.name for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.ClassDef) and any(based_on_exception(b) for b in node.bases)]
+
+
+def test_every_error_raised_on_purpose_is_a_workbench_error_from_errors_py():
+    """errors.py defines them all (the others import and re-export them); a class over an exception
+    anywhere else is private control flow (`_Timeout`), never one a caller has to know of."""
+    from workbench import errors
+
+    public = {name for name, obj in vars(errors).items()
+              if isinstance(obj, type) and issubclass(obj, BaseException) and obj.__module__ == errors.__name__}
+    assert len(public) == 15 and all(issubclass(getattr(errors, name), errors.WorkbenchError) for name in public)
+    elsewhere = [(p, name) for p in MODULES.values() if p.name != "errors.py"
+                 for name in _exception_classes(p, public | {"_Timeout", "_BuildCut"})]
+    assert len(elsewhere) >= 2, elsewhere        # _Timeout, _BuildCut: the scan finds classes
+    assert not [(str(p.relative_to(PACKAGE)), name) for p, name in elsewhere if not name.startswith("_")]
+    old_homes = {"puzzles.base": "BadInput", "solvers": "UnknownSolver Unavailable UnsupportedModel",
+                 "search.tasks": "JournalBusy JournalBroken SchedulerUnreachable", "search.outcome": "Refused",
+                 "api": "RowNotStored", "pipeline": "BadRow", "tables": "NotOurs",
+                 "puzzles.stones.record.store": "BrokenStore", "userfile.flatzinc": "CompileCut NotLinear"}
+    for module, names in old_homes.items():
+        for name in names.split():
+            assert getattr(importlib.import_module(f"workbench.{module}"), name) is getattr(errors, name)
+    assert issubclass(errors.UnknownSolver, ValueError) and issubclass(errors.BadRow, ValueError)
+    assert issubclass(errors.NotOurs, errors.BadInput)
 
 
 def test_checkers_import_neither_generator_nor_search():

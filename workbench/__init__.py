@@ -11,20 +11,20 @@ from typing import Any
 __version__ = "0.1.0"
 __all__ = ["solve", "count", "table", "compare", "verify", "solve_model", "compare_models", "available_solvers",
            "results", "bench_results",
-           "BadInput", "UnknownSolver", "Unavailable", "JournalBusy", "JournalBroken"]
-# What the functions raise, before anything is solved (docs/usage.md): BadInput for a request that
-# cannot run as given (its message is the command line's one line), UnknownSolver for a backend
-# name not in the registry, Unavailable for a backend that cannot run here, JournalBusy for a
-# native search whose journal another run holds, JournalBroken for one whose journal is refused
-# (unreadable, edited, or written elsewhere and contradicted when its sample was searched again).
-ERRORS = {"BadInput": "puzzles.base", "UnknownSolver": "solvers", "Unavailable": "solvers.base",
-          "JournalBusy": "search.tasks", "JournalBroken": "search.tasks"}
+           "WorkbenchError", "BadInput", "UnknownSolver", "Unavailable", "JournalBusy", "JournalBroken"]
+# What the functions raise, before anything is solved (docs/usage.md), all of it a WorkbenchError
+# (errors.py): BadInput for a request that cannot run as given (its message is the command line's
+# one line), UnknownSolver for a backend name not in the registry, Unavailable for a backend that
+# cannot run here, JournalBusy for a native search whose journal another run holds, JournalBroken
+# for one whose journal is refused (unreadable, edited, or written elsewhere and contradicted when
+# its sample was searched again); table's RowNotStored for an answer whose row could not be written.
+ERRORS = ("WorkbenchError", "BadInput", "UnknownSolver", "Unavailable", "JournalBusy", "JournalBroken")
 
 
 def __getattr__(name: str) -> Any:
     if name in ERRORS:
-        from importlib import import_module
-        return getattr(import_module(f".{ERRORS[name]}", __name__), name)
+        from . import errors
+        return getattr(errors, name)
     if name in ("solve_model", "compare_models", "available_solvers"):
         from . import modelruns
         return getattr(modelruns, name)

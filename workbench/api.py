@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from . import checks, tables
+from .errors import RowNotStored
 from .models.core import OPTIMISE, Count, Optimise, Options, Question
 from .pipeline import BadRow, Request, Run, false_claims, plan, stored
 from .pipeline import solve as run
@@ -100,17 +101,6 @@ def _handed_over(done: Run) -> Run:
     """A run returned to the caller, who keeps its answer now: its finished journals go."""
     done.answer_kept()
     return done
-
-
-class RowNotStored(Exception):
-    """A table's run answered, but its row could not be written (a full disk, a file made
-    unwritable meanwhile): its answer went to on_row first and its search's journal is kept, so a
-    rerun stores it in seconds. `runs`: the table's runs so far, this one last; `exit_status`: 1 for
-    a failing disk, 2 for a file that is no longer a workbench table (bad input, as ever)."""
-
-    def __init__(self, message: str, runs: list[Run], exit_status: int = 1) -> None:
-        super().__init__(message)
-        self.runs, self.exit_status = runs, exit_status
 
 
 @dataclass

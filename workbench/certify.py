@@ -16,8 +16,8 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
+from .errors import BadInput
 from .models.core import HittingSet
-from .puzzles.base import BadInput
 from .trim import trim
 
 SAT_SOLVER = "cadical195"

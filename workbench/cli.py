@@ -19,13 +19,14 @@ from rich.table import Table
 
 from . import api, checks, frames, pipeline, tables
 from .checks import SEED, SHOW, THREADS, TIME_LIMIT, writable
+from .errors import WorkbenchError
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
 from .search.journal import Unreadable
-from .search.tasks import JournalBroken, JournalBusy, cluster_address, code_version, copy_journal, journals, survey
-from .solvers import BACKENDS, UnknownSolver, available_solvers, backend_class, known
-from .solvers.base import Options, Unavailable
+from .search.tasks import cluster_address, code_version, copy_journal, journals, survey
+from .solvers import BACKENDS, available_solvers, backend_class, known
+from .solvers.base import Options
 from .solvers.search import warm_up
 from .tables import RESULTS
 
@@ -566,9 +567,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(getattr(args, "n", None), str) and args.command != "table":
             args.n = checks.n_text(args.n, single=True)
         return commands[args.command](args)
-    except (BadInput, UnknownSolver, Unavailable, JournalBusy, JournalBroken) as e:
+    except WorkbenchError as e:      # one line; status 2 (bad input) unless the error says otherwise
         sys.stderr.write(f"workbench: error: {e}\n")
-        return 2
+        return e.exit_status
     except OSError as e:       # say, a disk that filled up during compare or bench: the rows written are whole
         sys.stderr.write(f"workbench: error: {e}\n")
         return 1

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Generic
 
 from .checks import applicable
+from .errors import BadRow
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
@@ -277,10 +278,6 @@ def solve(request: Request[Any], options: Options) -> Run:
         result.solution = built.decode(result.values)
     verdict = _check(request, result)
     return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
-
-
-class BadRow(ValueError):
-    """A results row that cannot be read back (edited by hand, say): a rerun recomputes its N."""
 
 
 def _row_number(row: dict[str, str], key: str) -> float | None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .puzzles.base import BadInput
+from .errors import NotOurs
 
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
@@ -34,10 +34,6 @@ def row_from_record(record: dict[str, Any]) -> dict[str, Any]:
                                                                           separators=(",", ":"))
     row["command"] = command_of(record)
     return {k: ("" if v is None else v) for k, v in row.items()}
-
-
-class NotOurs(BadInput):
-    """A file the workbench did not write (its header is not a table's): it is never changed."""
 
 
 def check_ours(path: Path, columns: list[str]) -> None:

@@ -14,11 +14,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Generic, Self, TypeVar
 
+from ..errors import BadInput
 from ..models.core import OPTIMISE, Built, Count, NativeTask, Question, Sense
-
-
-class BadInput(Exception):
-    """User error: the CLI prints the message on one line and exits with status 2."""
 
 
 @dataclass

@@ -34,6 +34,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..errors import JournalBroken, JournalBusy
 from .outcome import Outcome
 
 FORMAT = 2                  # PRAGMA user_version of a journal in this format (pickles were format 0)
@@ -43,14 +44,6 @@ RECENT = 20                 # finished tasks `journals` takes a run's recent pac
 PAUSE = 10                  # a gap between finishing tasks this many typical ones long is a pause
 UNREADABLE = (sqlite3.DatabaseError, ValueError, TypeError, KeyError, RecursionError)
 _log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
-
-
-class JournalBusy(Exception):
-    """Another process holds this search's journal."""
-
-
-class JournalBroken(Exception):
-    """A journal that cannot be read or is not trusted: the message names it and the way out (--fresh)."""
 
 
 def broken(path: Path, why: object) -> JournalBroken:

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from functools import reduce
 from typing import Any, Generic, TypeVar
 
+from ..errors import Refused as Refused  # (re-exported: the searches raise it from here)
+
 W = TypeVar("W")
 
 
@@ -71,7 +73,3 @@ class Outcome(Generic[W]):
 
 
 Progress = Callable[[Outcome[Any]], None]     # a search's report of what it has so far (never complete)
-
-
-class Refused(Exception):
-    """A search that cannot answer this request (say, n beyond its range): the run's error message."""

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from ..errors import SchedulerUnreachable
 from .journal import AT_LEAST, PLAIN, SAMPLE, Codec, Journal, JournalBroken, Ledger, _log, disagreement
 from .journal import JournalBusy as JournalBusy  # (re-exported: the task layer's errors and tools)
 from .journal import JournalLog as JournalLog
@@ -151,10 +152,6 @@ def fan_out(threads: int) -> Iterator[Callable[..., Iterator[Any]]]:
     holds that many slots in its window and maps over threads of its own."""
     with executor(Settings(threads=threads)) as (pool, _):
         yield pool.map
-
-
-class SchedulerUnreachable(Exception):
-    """The --cluster scheduler did not answer: the run ends with an error naming it."""
 
 
 def _connect(where: str, time_limit: float | None) -> Any:

@@ -10,6 +10,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
+from ..errors import UnknownSolver
 from .base import Backend, Options, Result, Status, Unavailable, UnsupportedModel
 
 BACKENDS = {
@@ -29,10 +30,6 @@ BACKENDS = {
 __all__ = ["BACKENDS", "Backend", "Options", "Result", "Status", "Unavailable", "UnsupportedModel",
            "UnknownSolver", "available_solvers", "backend", "backend_class", "canonical", "first_counting", "installed",
            "known", "require", "split_name"]
-
-
-class UnknownSolver(ValueError):
-    pass
 
 
 @cache

@@ -16,6 +16,7 @@ from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as _dist_version
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..errors import Unavailable, UnsupportedModel
 from ..models.core import Count, NativeTask, Options
 
 if TYPE_CHECKING:
@@ -38,14 +39,6 @@ class Status(str, enum.Enum):
     def answered(self) -> bool:
         """Whether the backend gave an answer at all (it neither failed nor refused the model)."""
         return self not in (Status.ERROR, Status.UNSUPPORTED)
-
-
-class Unavailable(Exception):
-    """The backend cannot run here (library or executable missing); the message says how to get it."""
-
-
-class UnsupportedModel(Exception):
-    """The backend does not take this model kind."""
 
 
 @dataclass

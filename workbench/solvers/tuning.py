@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from ..puzzles.base import BadInput
+from ..errors import BadInput
 from . import backend, backend_class, split_name
 from .base import Unavailable
 

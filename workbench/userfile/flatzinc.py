@@ -23,8 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import BadInput, CompileCut, NotLinear
 from ..models.core import LinearModel
-from ..puzzles.base import BadInput, Verdict
+from ..puzzles.base import Verdict
 from ..solvers.base import clean_number
 from .checking import NO_CHECKER
 
@@ -37,15 +38,6 @@ INCLUDE = re.compile(r'\binclude\s*"([^"]*)"')
 COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\])*"|%[^\n]*|/\*.*?\*/', re.S)
 CHECK_SECONDS = 120        # the check fixes every output variable: MiniZinc only propagates
 FLOAT_TOLERANCE = 1e-6     # a float output may be off its value by this much, relative
-
-
-class CompileCut(Exception):
-    """The time limit ran out while MiniZinc compiled the file: no model, no backend run."""
-
-
-class NotLinear(Exception):
-    """MiniZinc's linear library cannot flatten the file, or left what the FlatZinc reader does not
-    take (float variables, say): the linear backends cannot take it (status unsupported)."""
 
 
 @dataclass

@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..errors import BadInput
 from ..models.core import LinearModel, MaxSatModel
-from ..puzzles.base import BadInput
 
 KINDS = {".lp": "lp", ".mps": "mps", ".wcnf": "wcnf", ".mzn": "mzn"}
 COMPRESSED = ".gz"                 # .lp.gz, .mps.gz (how MIPLIB ships), .wcnf.gz

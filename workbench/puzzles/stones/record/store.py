@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ....errors import BrokenStore
 from ....search.tasks import journals
 from ..check import check, draw
 from .plan import Found
@@ -16,10 +17,6 @@ from .plan import Found
 def store_path() -> Path:
     """Where hunts keep their best boards: beside the task layer's journals."""
     return journals() / "hunts" / "stones.json"
-
-
-class BrokenStore(Exception):
-    """The hunt's store is not a store (garbage, or edited into something else): it is left as it is."""
 
 
 def read_store(path: Path) -> dict[str, Any]:
