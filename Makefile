@@ -25,7 +25,7 @@ run: setup
 	$(PY) -m workbench showcase
 
 test: setup
-	$(VENV)/bin/ruff check workbench tests docs
+	$(VENV)/bin/ruff check workbench tests docs scripts
 	$(VENV)/bin/mypy workbench
 	$(PY) -m workbench compile
 	$(PY) -m pytest -q -n 2 --dist loadfile

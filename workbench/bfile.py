@@ -35,7 +35,7 @@ SEQUENCES = {
         "docs/notes/percolation.md): a(1..230) in big integers, a(231..500) modulo the 200 largest primes below 2^26 "
         "joined by the Chinese remainder theorem (--counter residues); a(1..10) equal Tromp's exhaustive search; "
         "a(1..230) equal the residue route, and every term equals the recursion modulo 8 further primes "
-        "(docs/percolation_crt_check.py)"),
+        "(scripts/percolation_crt_check.py)"),
     "squares": Sequence(
         "A294249", "squares", "squares.csv", "objective", 1,
         "fewest matches, proven optimal by the workbench's exhaustive search or a MaxSAT solver (RC2), each "

@@ -1,16 +1,16 @@
 """Why the stepping-stones records hide from every cheap score (docs/notes/stones-record.md, "Synergy"):
 measurements on the published boards (data/record-boards.csv), each a subcommand.
 
-    python docs/stones_synergy.py schedules              # when each board spends its ones
-    python docs/stones_synergy.py runs [STORE]           # the run of numbers each one feeds
-    python docs/stones_synergy.py cores 20               # boards per level that use 2 and 3 ones
-    python docs/stones_synergy.py prefix 6 8,12,16 1,2   # exact best from a board's prefix, j more ones
-    python docs/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
-    python docs/stones_synergy.py trace 8 300 10         # the board's prefix against a lookahead beam
-    python docs/stones_synergy.py class_rank 6 14 2      # v2 of the prefix against its class in a beam
-    python docs/stones_synergy.py finish_prefix 6 14     # lookahead beams from the board's prefix
-    python docs/stones_synergy.py sweep 6 13 3           # a class sweep at a given level
-    python docs/stones_synergy.py fresh 6                # the hunt's class sweep: where the record's prefix ranks
+    python scripts/stones_synergy.py schedules              # when each board spends its ones
+    python scripts/stones_synergy.py runs [STORE]           # the run of numbers each one feeds
+    python scripts/stones_synergy.py cores 20               # boards per level that use 2 and 3 ones
+    python scripts/stones_synergy.py prefix 6 8,12,16 1,2   # exact best from a board's prefix, j more ones
+    python scripts/stones_synergy.py layouts 6 1 3,4        # some of the board's ones fixed, 1 more free
+    python scripts/stones_synergy.py trace 8 300 10         # the board's prefix against a lookahead beam
+    python scripts/stones_synergy.py class_rank 6 14 2      # v2 of the prefix against its class in a beam
+    python scripts/stones_synergy.py finish_prefix 6 14     # lookahead beams from the board's prefix
+    python scripts/stones_synergy.py sweep 6 13 3           # a class sweep at a given level
+    python scripts/stones_synergy.py fresh 6                # the hunt's class sweep: where the record's prefix ranks
 """
 from __future__ import annotations
 

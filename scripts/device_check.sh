@@ -3,7 +3,7 @@
 # 10-minute call on a lent 16-core machine (docs/cluster.md, "The 16-core check"). The machine has
 # numpy, numba, pandas and rich but no solvers; the native searches need nothing more.
 #
-#   bash docs/device_check.sh A|B|C [OUT]     # bench rows and the log go to OUT (default: $OUT or .)
+#   bash scripts/device_check.sh A|B|C [OUT]     # bench rows and the log go to OUT (default: $OUT or .)
 #
 #   A  16 threads: stones a(4), squares n = 24 and 26, percolation a(9), stones a(5), squares a(28..30)
 #   B  1 thread:   stones a(4), squares n = 24 and 26, percolation a(9)   (the speed-ups' baselines)

@@ -1,7 +1,7 @@
 """Writes docs/cactus-comparison.csv (a model comparison in the row format of docs/usage.md) from real
 `solve --model F --solver S --json` runs on tests/models files, for docs/cactus.png:
 
-    python docs/cactus_comparison.py && python -m workbench plot --from docs/cactus-comparison.csv --out docs
+    python scripts/cactus_comparison.py && python -m workbench plot --from docs/cactus-comparison.csv --out docs
 """
 import csv
 import hashlib
@@ -38,7 +38,7 @@ def row(model: Path, solver: str) -> dict:
 
 
 if __name__ == "__main__":
-    with open(Path(__file__).parent / "cactus-comparison.csv", "w", newline="") as f:
+    with open(Path(__file__).resolve().parents[1] / "docs" / "cactus-comparison.csv", "w", newline="") as f:
         out = csv.DictWriter(f, COLUMNS)
         out.writeheader()
         for name in MODELS:

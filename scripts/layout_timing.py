@@ -1,7 +1,7 @@
 """Before/after timing of the layout change (issue 16): the same commands in two checkouts, run
 alternately so that both see the same load, each record's own seconds kept in a CSV.
 
-    python docs/layout_timing.py OLD_CHECKOUT NEW_CHECKOUT [REPEATS] > docs/layout-timing.csv
+    python scripts/layout_timing.py OLD_CHECKOUT NEW_CHECKOUT [REPEATS] > scripts/layout-timing.csv
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The probes of issue 43 (reliability, round two), with variants: run from the repository root,
-`python docs/reliability_probes2.py [NAME-FILTER]`; prints held / broke / misled per probe and the
+`python scripts/reliability_probes2.py [NAME-FILTER]`; prints held / broke / misled per probe and the
 totals.
 
 Each probe runs the real CLI (or the API) in a subprocess, in a scratch folder, so results/ and

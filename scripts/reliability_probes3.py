@@ -1,5 +1,5 @@
 """The probes of issue 58 (reliability, round three) and of issue 59's hostile model files, with
-variants: run from the repository root, `python docs/reliability_probes3.py [NAME-FILTER]`; prints
+variants: run from the repository root, `python scripts/reliability_probes3.py [NAME-FILTER]`; prints
 held / broke / misled per probe and the totals.
 
 The same harness as round two (its helpers are imported, not copied): each probe runs the real CLI

@@ -1,8 +1,8 @@
-"""`python docs/percolation_crt_check.py N`: a second computation of a(1..N), the recursion modulo
+"""`python scripts/percolation_crt_check.py N`: a second computation of a(1..N), the recursion modulo
 the primes the `residues` counter uses, joined by the Chinese remainder theorem, against the terms
 stored in results/percolation.csv.
 
-`python docs/percolation_crt_check.py N K`: a cheaper and independent check with K primes below 2^26
+`python scripts/percolation_crt_check.py N K`: a cheaper and independent check with K primes below 2^26
 that the `residues` counter does not use: every stored a(n), n <= N, must equal the recursion's
 value modulo each of them (a check of the stored terms, however they were computed, not a
 reconstruction of them). A stored term wrong by anything but a multiple of all K primes fails."""

@@ -1,5 +1,5 @@
 """The probes of issue 17, as far as its text describes them: run from the repository root,
-`python docs/reliability_probes.py`; prints held / broke per probe and the totals.
+`python scripts/reliability_probes.py`; prints held / broke per probe and the totals.
 
 Each probe runs the real CLI in a subprocess (in a scratch folder, so results/ is untouched) and
 states what the README promises. Heavier ones (n = 56 squares, a cold numba cache) take a minute.
