@@ -40,9 +40,9 @@ class SquaresParams(Params):
                            "from the heuristics' bound (0: the heuristics); B is part of the journal's key",
                         applies=NATIVE)
     lookahead: int = option(0, "native exact search: sizes after the next one looked ahead on before a board "
-                               "is expanded (0: off; 2 cuts 7x the positions at equal time)", applies=NATIVE)
+                               "is expanded (0: off; it cuts positions, not time: docs/squares.md)", applies=NATIVE)
     pooled: int = option(3, "native exact search: sizes whose placements are pooled to cut a board's children "
-                            "before they are laid (0: off; 3: 5.2x fewer positions at n = 34, 35, 1.2-1.5x less time)",
+                            "before they are laid (0: off; its figures: docs/squares.md)",
                          applies=NATIVE)
 
     def validate(self) -> None:
@@ -182,12 +182,12 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
         cases += [BenchCase(self.name, 1, "search", 60.0, params={"margin": m}, ladder=True, n_stop=30,
                             label=f"native search with --margin {m}") for m in (1, 2)]
         cases += [BenchCase(self.name, n, "search", 600.0, label="native exact search, whole run")
-                  for n in (20, 22, 24, 26, 28, 30)]     # issue 25: heuristics + exact search, docs/squares.md
+                  for n in (20, 22, 24, 26, 28, 30)]     # heuristics + exact search, docs/squares.md
         cases += [BenchCase(self.name, n, "search", 3600.0, label="scale-out: exact search, whole run")
                   for n in (26, *range(28, 36))]
         cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 0},
                             label=f"native exact search, lookahead {k}")
-                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]     # issue 46: the rules off and on
+                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]     # the rules off and on
         cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 3},
                             label="native exact search, pooled 3" + (f", lookahead {k}" if k else ""))
                   for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]
