@@ -14,7 +14,7 @@ from .sweep import SWEEP_SHARE
 
 
 def main() -> None:
-    """The hunt from the command line (docs/device_check.sh runs it): its log, then each count's board."""
+    """The hunt from the command line (scripts/device_check.sh runs it): its log, then each count's board."""
     ap = argparse.ArgumentParser(description="stepping-stones record hunt with a progress log")
     ap.add_argument("n", type=int)
     ap.add_argument("--nmax", type=int, default=None, help="largest number of ones in the beam (default n)")

@@ -55,7 +55,7 @@ def lookahead(nmax: int, width: int, seed: int, filt: np.ndarray = FILTERS["near
     reports records for u and u + 1 ones as it goes. The lookaheads of a level run on `threads`
     threads (the kernel releases the GIL). Calls on_record(ones, value, board) for each
     improvement, and on_level(k, potentials, boards) with the boards kept after each level (best
-    first: what docs/stones_synergy.py traces a known board against); returns {ones: largest value
+    first: what scripts/stones_synergy.py traces a known board against); returns {ones: largest value
     reached}."""
     length = value_cap(nmax) + nmax + 2
     parents: list[np.ndarray] = [np.array(s, dtype=np.int16) for s in ([start] if start else starts())]
