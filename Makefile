@@ -28,7 +28,7 @@ test: setup
 	$(VENV)/bin/ruff check workbench tests docs scripts
 	$(VENV)/bin/mypy workbench
 	$(PY) -m workbench compile
-	$(PY) -m pytest -q -n 2 --dist loadfile
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=10
 
 bench: setup
 	$(PY) -m workbench bench
