@@ -198,11 +198,12 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
                            + ("" if out.complete else " (time limit: incomplete)"))
 
 
-def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0) -> dict[str, float]:
+def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0,
+               target: int = 0) -> dict[str, float]:
     """What the whole exact search would cost, from a uniform random sample of its frontier tasks
     searched to the end on one core (the mean times the number of tasks is unbiased; a task cut
-    short by `per_task` makes the figures lower bounds). Why: a(6) takes core-weeks, so its
-    sharding is planned from a sample."""
+    short by `per_task` makes the figures lower bounds), with the target prune when target > 0.
+    Why: a(6) takes core-weeks, so its sharding is planned from a sample."""
     front, _ = tasks_of(n, cut)
     assert front is not None
     stop = Deadline.after(seconds)
@@ -211,7 +212,7 @@ def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, s
         if stop.passed():
             break
         began = time.monotonic()
-        out, _ = run_chunk(front, np.array([i]), Deadline.after(per_task))
+        out, _ = run_chunk(front, np.array([i]), Deadline.after(per_task), target=target)
         positions.append(out.positions)
         spent.append(time.monotonic() - began)
         short += not out.complete
@@ -240,7 +241,7 @@ if __name__ == "__main__":
     a = ap.parse_args()
     if a.project:
         print(projection(a.n, default_cut(a.n) if a.cut is None else a.cut, a.project, a.time_limit or 600, 300.0,
-                         a.seed))
+                         a.seed, a.target))
     else:
         res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut, split_after=int(a.split_after),
                      target=a.target)
