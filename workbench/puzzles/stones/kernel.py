@@ -61,14 +61,15 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     """Depth-first search from the board `cells` (next number k0, r0 ones left, hasb0: a group B).
 
     ws is a zeroed workspace (see _workspace) and is left zeroed; masks = MASKS.
-    limits = (cut, floor, budget, deadline, cap): with cut > 0, the boards just after placing `cut`
+    limits = (cut, floor, budget, deadline, cap, target): with cut > 0, the boards just after placing `cut`
     are written to `frontier` (as far as it has room) instead of being searched; only boards above
     `floor` are kept as best; with budget > 0 (the record hunt) the moves of each level are shuffled,
     a level with more moves than fit keeps those that fit, and the search stops after about `budget`
     positions; past the deadline (Deadline.at) the search unwinds. After `cap` positions (cap > 0)
     it hands the rest back: every move not yet tried, at every level of the current path, is written
     to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
-    those boards out, since their own searches count them as their first.
+    those boards out, since their own searches count them as their first. With target > 0, boards
+    with no ones left and one group that cannot reach `target` are not searched below (moves._short).
     out = (best_cells, frontier, stats). Returns (best value, cells in best board, frontier count);
     stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it,
     2 if the cap did (and the deadline did not).
@@ -76,7 +77,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     st, moves, walk = ws
     b, sm, pl, pos, bk, bn = st
     mt, mp, mm, mo = moves
-    cut, floor, budget, deadline, cap = limits
+    cut, floor, budget, deadline, cap, target = limits
     best_cells, frontier, stats = out
     ncell = cells.shape[0]
     bb = np.empty((2, 4), dtype=np.int64)
@@ -202,7 +203,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 nm[L] = 0
             elif cut == 0 and rr[L] == 0 and hasb == 0 and pend[L] < 0:
                 best, nb, n, err = _tail(st, walk, kk[L], best, best_cells,
-                                         max(1, budget - nodes) if budget > 0 else 0)
+                                         max(1, budget - nodes) if budget > 0 else 0, target)
                 if nb > 0:
                     nbest = nb
                 nodes += n
@@ -241,7 +242,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
 
 
 @njit(cache=True, nogil=True)
-def _run_chunk(front, tasks, masks, deadline, cap, board, stats, rest):
+def _run_chunk(front, tasks, masks, deadline, cap, target, board, stats, rest):
     """Search the frontier boards front[tasks] (one thread's chunk, without the GIL); the best
     board goes to `board`. After `cap` positions in all (cap > 0) the rest of the work goes to
     `rest` as frontier boards: the moves not yet tried below the board being searched, then the
@@ -257,8 +258,8 @@ def _run_chunk(front, tasks, masks, deadline, cap, board, stats, rest):
         left = 0
         if cap > 0:
             left = max(1, cap - stats[0])
-        best, nb, nrest = _dfs(ws, f[2:2 + n], f[0, 1], f[1, 0], f[1, 1], (0, best_here, 0, deadline, left), masks,
-                               out)
+        limits = (0, best_here, 0, deadline, left, target)
+        best, nb, nrest = _dfs(ws, f[2:2 + n], f[0, 1], f[1, 0], f[1, 1], limits, masks, out)
         if nb > 0 and best > best_here:
             best_here, nb_here = best, nb
             board[:nb] = cells[:nb]
@@ -278,14 +279,16 @@ REST = 4096               # room for the boards a capped task hands back
 
 
 def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline,
-              cap: int = 0) -> tuple[Outcome[list[list[int]]], np.ndarray]:
+              cap: int = 0, target: int = 0) -> tuple[Outcome[list[list[int]]], np.ndarray]:
     """The best board below the frontier boards front[tasks], complete unless the deadline cut it
     short; and the rest of the work as frontier boards when the cap on positions (cap > 0) cut it
-    short (the outcome covers all the rest does not). Raises RuntimeError when the search's fixed
-    limits were exceeded."""
+    short (the outcome covers all the rest does not). With a target (> 0) the search skips boards
+    that provably cannot reach it (moves._short): the best is exact when it is >= target, and below
+    it only says that nothing >= target is there. Raises RuntimeError when the search's fixed limits
+    were exceeded."""
     board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
     rest = np.zeros((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)
-    found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, board, stats, rest)
+    found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest)
     if stats[1]:
         raise RuntimeError(f"search limits exceeded (code {stats[1]})")
     rows = 2 + int(rest[:nrest, 0, 0].max(initial=0))
@@ -300,7 +303,7 @@ def _below(cells, k0, r0, budget, masks, out, stats):
     thread while beams run on the others. The move order is shuffled from a fixed seed, so that a
     board's result does not depend on the thread or on what ran before."""
     np.random.seed(SHUFFLE_SEED)
-    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf, 0), masks,
+    best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf, 0, 0), masks,
                        (out, np.empty((0, 2, 2), dtype=np.int64), stats))
     return best, nb
 
@@ -341,7 +344,8 @@ def frontier(n: int, cut: int, deadline: Deadline = NEVER) -> tuple[np.ndarray |
     front = probe
     for _ in range(2):        # count the boards, then store them
         stats[:] = 0
-        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, (cut, 0, 0, deadline.at, 0), MASKS, (cells, front, stats))
+        limits = (cut, 0, 0, deadline.at, 0, 0)
+        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, limits, MASKS, (cells, front, stats))
         if stats[1]:
             raise RuntimeError(f"search limits exceeded (code {stats[1]})")
         above = Outcome(int(best), _board(cells[:nb]) if nb else None, positions=int(stats[0]),

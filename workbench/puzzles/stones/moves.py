@@ -23,6 +23,7 @@ MAXM = 4096                    # moves per level
 MAXC = 256                     # cells per board
 MAXS = 2048                    # largest neighbour sum kept in a bucket
 CAP = 128                      # cells per bucket
+QUEUE = 8192                   # cells in _short's queue
 DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 OFF = DR * W + DC
@@ -283,16 +284,17 @@ def _snapshot(b, bb, hasb, out):
 
 
 @njit(cache=True)
-def _tail(st, walk, k0, best, best_cells, budget):
+def _tail(st, walk, k0, best, best_cells, budget, target):
     """The bulk of the tree: no ones left and one group, so number k goes exactly on a cell of sum k.
 
     A lean loop for this case; a child whose successor cannot be placed (no cell of sum k + 1 now,
     and no neighbour of sum 1 that it would lift to k + 1) is counted without being placed.
-    walk = (cand, ncand, idx) is its workspace. Returns (best, cells in the best board or 0,
-    positions, error code).
+    With target > 0 a placed number whose board cannot reach the target (_short) is taken back
+    at once, counted, not searched below. walk = (cand, ncand, idx, reach) is its workspace.
+    Returns (best, cells in the best board or 0, positions, error code).
     """
     b, sm, _, _, bk, bn = st
-    cand, ncand, idx = walk
+    cand, ncand, idx, reach = walk
     whole = np.empty((2, 4), dtype=np.int64)
     whole[0, 0] = 0
     whole[0, 1] = H - 1
@@ -329,6 +331,9 @@ def _tail(st, walk, k0, best, best_cells, budget):
             if v > best:
                 best = v
                 nbest = _snapshot(b, whole, 0, best_cells)
+            if target > 0 and _short(st, reach, v + 1, target):
+                _put(st, p, v, -1)
+                continue
             L += 1
             ncand[L] = bn[v + 1]
             cand[L, :bn[v + 1]] = bk[v + 1, :bn[v + 1]]
@@ -338,6 +343,83 @@ def _tail(st, walk, k0, best, best_cells, budget):
             if L >= 0:
                 _put(st, cand[L, idx[L] - 1], k0 + L, -1)
     return best, nbest, nodes, 0
+
+
+@njit(cache=True)
+def _short(st, reach, k, target):
+    """True when no game from this board (no ones left, one group, next number k) places `target`:
+    a sound cut for a search that only asks whether `target` is reachable.
+
+    Proof. Let t = min(target, 2k - 1) >= k; reaching `target` means placing every m in k..t. Take
+    the cell x where m goes and s0, its sum now. When m goes there its sum is s0 plus the numbers
+    placed next to it since now, each in k..m-1 (no ones are left). Two of them would add at least
+    2k + 1 > t >= m, so at most one did: either none (x is a *root*: s0 = m, so k <= s0 <= t) or
+    exactly one, j (then 1 <= s0 = m - j <= t - k <= k - 1: x is a *small* cell next to j's cell).
+    Any other cell (s0 = 0 included) takes none of k..t. Define dist(x) = s0 for a root and
+    dist(x) = s0 + min dist over its small or root neighbours for a small cell, the least over
+    paths root, small, ..., x (Dijkstra with weights s0 >= 1). By induction on m, m's cell has
+    dist <= m: a root's dist is m; a small cell's is at most dist(j's cell) + s0 <= j + m - j.
+    The numbers k..d go on distinct cells of dist <= d, and roots of equal sum take only that one
+    number, so for every d in k..t the small cells of dist <= d plus the distinct root sums <= d
+    must number at least d - k + 1 (Hall's condition on the prefixes). When one prefix fails the
+    board cannot place t, hence not `target`. Once d - k + 1 is met for d = t every later prefix
+    is met too, so the scan stops there. Anything out of room answers False (no cut).
+    """
+    b, sm, _, _, bk, bn = st
+    dist, seen, qc, qn, head = reach
+    t = min(target, 2 * k - 1)
+    if t < k:
+        return False
+    small = t - k
+    head[:small + 1] = -1               # head[d - k]: the queue entries of dist d, linked by qn
+    nq = 0
+    for s in range(k, t + 1):
+        for i in range(bn[s]):
+            nq = _push(qc, qn, head, nq, bk[s, i], s - k)
+    nseen = 0
+    have = 0
+    short = False
+    for d in range(k, t + 1):
+        root = False
+        e = head[d - k]
+        while e >= 0 and nq >= 0:
+            c = qc[e]
+            e = qn[e]
+            if dist[c] != 0:
+                continue
+            dist[c] = d
+            seen[nseen] = c
+            nseen += 1
+            if sm[c] <= small:
+                have += 1
+            else:
+                root = True
+            for j in range(8):
+                q = c + OFF[j]
+                if b[q] == 0 and 1 <= sm[q] <= small and dist[q] == 0 and d + sm[q] <= t and nq >= 0:
+                    nq = _push(qc, qn, head, nq, q, d + sm[q] - k)
+        if nq < 0:                      # out of room: no cut
+            break
+        have += root
+        if have < d - k + 1:
+            short = True
+            break
+        if have > t - k:
+            break
+    for i in range(nseen):
+        dist[seen[i]] = 0
+    return short
+
+
+@njit(cache=True)
+def _push(qc, qn, head, nq, cell, level):
+    """Queue `cell` at level `level` of _short's bucket queue; -1 when it is full."""
+    if nq < 0 or nq >= qc.shape[0]:
+        return -1
+    qc[nq] = cell
+    qn[nq] = head[level]
+    head[level] = nq
+    return nq + 1
 
 
 @njit(cache=True)
@@ -382,11 +464,15 @@ def _cost(t, m):
 @njit(cache=True)
 def _workspace():
     """The board (values, sums, blocks, bucket positions, buckets, bucket sizes), the per-level move
-    lists (type, cell, mask, orientation) and _tail's workspace."""
+    lists (type, cell, mask, orientation) and _tail's workspace (with _short's: dist by cell, the
+    cells it set, its queue's cells and links, the queue's heads by level)."""
     board = (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32))
     moves = (np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32),
              np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32))
-    walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64))
+    reach = (np.zeros(H * W, dtype=np.int32), np.empty(H * W, dtype=np.int32), np.empty(QUEUE, dtype=np.int32),
+             np.empty(QUEUE, dtype=np.int32), np.empty(MAXS, dtype=np.int32))
+    walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64),
+            reach)
     return board, moves, walk

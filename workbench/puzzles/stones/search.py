@@ -65,6 +65,7 @@ class Chunk:
     cut: int
     indices: np.ndarray
     cap: int = SPLIT_AFTER
+    target: int = 0
 
     def boards(self) -> tuple[np.ndarray, np.ndarray]:
         front, _ = tasks_of(self.n, self.cut)
@@ -78,6 +79,7 @@ class Part:
 
     front: np.ndarray
     cap: int = SPLIT_AFTER
+    target: int = 0
 
     def boards(self) -> tuple[np.ndarray, np.ndarray]:
         return self.front, np.arange(len(self.front))
@@ -88,8 +90,8 @@ def run_task(task: Chunk | Part, stop_at: float) -> Outcome[Board]:
     once); after `task.cap` positions the rest comes back as parts of CHUNK boards. `stop_at` is a
     time.time() instant (inf: no limit)."""
     front, indices = task.boards()
-    out, rest = run_chunk(front, indices, Deadline.at_wall(stop_at), task.cap)
-    return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap) for i in range(0, len(rest), CHUNK)))
+    out, rest = run_chunk(front, indices, Deadline.at_wall(stop_at), task.cap, task.target)
+    return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap, task.target) for i in range(0, len(rest), CHUNK)))
 
 
 def _board_in(raw: Any) -> Board:
@@ -98,14 +100,14 @@ def _board_in(raw: Any) -> Board:
 
 
 def _part_out(part: Part) -> dict[str, Any]:
-    return {"front": part.front.tolist(), "cap": part.cap}
+    return {"front": part.front.tolist(), "cap": part.cap} | ({"target": part.target} if part.target else {})
 
 
 def _part_in(raw: Any) -> Part:
     """A handed-back part from a journal, each board checked against the kernel's limits before it
     is searched: the compiled kernel indexes its arrays with these numbers unchecked."""
-    if not isinstance(raw, dict) or set(raw) != {"front", "cap"}:
-        raise ValueError("a part is {front, cap}")
+    if not isinstance(raw, dict) or not {"front", "cap"} <= set(raw) <= {"front", "cap", "target"}:
+        raise ValueError("a part is {front, cap} or {front, cap, target}")
     front = np.array(raw["front"], dtype=object)
     if front.ndim != 3 or not 0 < len(front) <= CHUNK or not 2 < front.shape[1] <= 2 + MAXC or front.shape[2] != 2:
         raise ValueError(f"a part's boards have the shape {front.shape}")
@@ -120,7 +122,7 @@ def _part_in(raw: Any) -> Part:
     inside = (rows >= MARGIN) & (rows < H - MARGIN) & (cols >= MARGIN) & (cols < W - MARGIN)
     if (used & ~(inside & (values >= 1) & (values < MAXS))).any():
         raise ValueError("a part's board has a cell out of range")
-    return Part(front, integer(raw["cap"], "cap"))
+    return Part(front, integer(raw["cap"], "cap"), integer(raw.get("target", 0), "target", below=MAXS))
 
 
 def _value(n: int, board: Board) -> int:
@@ -137,11 +139,15 @@ def codec(n: int) -> Codec:
 
 
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
-           report: Progress | None = None, split_after: int = SPLIT_AFTER) -> Outcome[Board]:
+           report: Progress | None = None, split_after: int = SPLIT_AFTER, target: int = 0) -> Outcome[Board]:
     """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
     chunks of the shuffled frontier (task sizes vary a lot: shuffled small chunks finish together)
     on the task layer's threads or cluster; a task hands the rest of its work back after
-    `split_after` positions; complete when every task was searched to the end."""
+    `split_after` positions; complete when every task was searched to the end.
+    With a target (> 0) only boards that can still reach it are searched to the end: a best >= target
+    is a(n), proven; below it the search proves a(n) < target (bound target - 1), and its best is
+    only a board found on the way (complete, and so proven, when it is target - 1). The use: a board
+    of value L from the hunt, then target L + 1."""
     if not 1 <= n <= 8:
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     settings = settings or Settings(journal=False, quiet=True)
@@ -153,16 +159,20 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     if front is None:                   # the deadline came before the tasks were made
         return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
-    chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after) for i in range(0, len(order), CHUNK)]
-    split = Split("stones", {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after}, chunks,
-                  run_task, maximise=True, codec=codec(n))
+    chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after, target) for i in range(0, len(order), CHUNK)]
+    params = {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after} | \
+        ({"target": target} if target else {})
+    split = Split("stones", params, chunks, run_task, maximise=True, codec=codec(n))
 
     def better(part: Outcome[Board]) -> None:
         if report is not None:
             report(replace(part, complete=False))
 
     left = None if settings.time_limit is None else deadline.left()
-    return tasks.run(split, replace(settings, time_limit=left), above, better)
+    out = tasks.run(split, replace(settings, time_limit=left), above, better)
+    if target and out.complete and (out.best or 0) < target - 1:
+        return replace(out, complete=False, bound=target - 1)
+    return out
 
 
 def warm_up() -> None:
@@ -188,11 +198,12 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
                            + ("" if out.complete else " (time limit: incomplete)"))
 
 
-def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0) -> dict[str, float]:
+def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0,
+               target: int = 0) -> dict[str, float]:
     """What the whole exact search would cost, from a uniform random sample of its frontier tasks
     searched to the end on one core (the mean times the number of tasks is unbiased; a task cut
-    short by `per_task` makes the figures lower bounds). Why: a(6) takes core-weeks, so its
-    sharding is planned from a sample."""
+    short by `per_task` makes the figures lower bounds), with the target prune when target > 0.
+    Why: a(6) takes core-weeks, so its sharding is planned from a sample."""
     front, _ = tasks_of(n, cut)
     assert front is not None
     stop = Deadline.after(seconds)
@@ -201,7 +212,7 @@ def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, s
         if stop.passed():
             break
         began = time.monotonic()
-        out, _ = run_chunk(front, np.array([i]), Deadline.after(per_task))
+        out, _ = run_chunk(front, np.array([i]), Deadline.after(per_task), target=target)
         positions.append(out.positions)
         spent.append(time.monotonic() - began)
         short += not out.complete
@@ -223,13 +234,17 @@ if __name__ == "__main__":
                     help="instead: project the whole search's cost from SAMPLE random tasks (one core, "
                          "--time-limit seconds in all, at most 300 s a task)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--target", type=int, default=0,
+                    help="search only for boards reaching TARGET: proves a(n) < TARGET when none is found")
     ap.add_argument("--split-after", type=float, default=SPLIT_AFTER,
                     help="positions after which a task hands the rest of its work back (0: never)")
     a = ap.parse_args()
     if a.project:
         print(projection(a.n, default_cut(a.n) if a.cut is None else a.cut, a.project, a.time_limit or 600, 300.0,
-                         a.seed))
+                         a.seed, a.target))
     else:
-        res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut, split_after=int(a.split_after))
-        print({"best": res.best, "complete": res.complete, "positions": res.positions, "tasks": res.tasks})
+        res = search(a.n, Settings(a.threads, a.time_limit, journal=False), cut=a.cut, split_after=int(a.split_after),
+                     target=a.target)
+        print({"best": res.best, "complete": res.complete, "bound": res.bound, "positions": res.positions,
+               "tasks": res.tasks})
         print(res.witness)

@@ -1,0 +1,68 @@
+"""Stepping stones: the exact search with a target (moves._short) against the search without one."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import published_values
+
+from workbench.puzzles.stones.check import check as check_board
+from workbench.puzzles.stones.kernel import run_chunk
+from workbench.puzzles.stones.search import Part, _part_in, _part_out, search, tasks_of
+from workbench.search.deadline import NEVER
+from workbench.search.tasks import Settings
+
+PUBLISHED = published_values("stones")
+ONE_THREAD = Settings(threads=1, journal=False)
+
+
+def test_each_task_of_a3_keeps_what_reaches_the_target():
+    """Each of a(3)'s 325 frontier tasks: a task whose best reaches the target keeps that best, one
+    that does not finds nothing there; and the prune cuts in many of them."""
+    front, _ = tasks_of(3, 4)
+    assert front is not None and len(front) == 325
+    plain = [run_chunk(front, np.array([i]), NEVER)[0] for i in range(len(front))]
+    for target in (20, 25, PUBLISHED[3], PUBLISHED[3] + 1):
+        cut = 0
+        for i, whole in enumerate(plain):
+            pruned, _ = run_chunk(front, np.array([i]), NEVER, target=target)
+            assert pruned.complete and pruned.positions <= whole.positions
+            if (whole.best or 0) >= target:
+                assert pruned.best == whole.best
+            else:
+                assert (pruned.best or 0) < target
+            cut += pruned.positions < whole.positions
+        assert cut > 100
+
+
+@pytest.mark.parametrize("n", [1, 2, 3])
+def test_every_target_up_to_the_optimum_finds_it_and_one_above_proves_the_bound(n):
+    best = PUBLISHED[n]
+    for target in range(2, best + 1):
+        found = search(n, ONE_THREAD, target=target)
+        assert (found.best, found.complete) == (best, True)
+    if n > 1:
+        assert check_board(n, found.witness).objective == best
+    above = search(n, ONE_THREAD, target=best + 1)
+    if above.best == best:                   # the optimum was found on the way: proven
+        assert above.complete
+    else:
+        assert (above.best or 0) < best and above.bound == best and not above.complete
+
+
+def test_no_target_is_the_whole_search_and_a_target_cuts_it():
+    """Without a target the positions are today's (192,651 for a(3)); with a(3) + 1 about a third."""
+    assert search(3, ONE_THREAD).positions == 192_651
+    assert search(3, ONE_THREAD, target=PUBLISHED[3] + 1).positions == 66_959
+
+
+def test_a_handed_back_part_keeps_its_target_through_the_journal():
+    front, _ = tasks_of(3, 4)
+    assert front is not None
+    part = Part(front[:4], 1000, 29)
+    again = _part_in(_part_out(part))
+    assert (again.target, again.cap) == (29, 1000) and (again.front == part.front).all()
+    assert _part_in(_part_out(Part(front[:4], 1000))).target == 0
+    with pytest.raises(ValueError, match="target"):
+        _part_in(_part_out(part) | {"target": -3})
+    with pytest.raises(ValueError, match="a part is"):
+        _part_in(_part_out(part) | {"goal": 3})
