@@ -365,9 +365,10 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     empty = np.zeros(0, np.int64)
     cut = np.zeros((1, 0), np.int64)
     split_nodes = 0                           # (the split's nodes are searched again below)
+    kernel_rules = _kernel_rules(rules)
     for stop in range(1, depths):             # deepen the split until there are enough prefixes
         out = np.zeros((64 * prefixes, stop), np.int64)
-        _, n_out, _, aborted, nodes = _dfs(arrays, empty, stop, threshold, *_kernel_rules(rules), shared, deadline.at, out)
+        _, n_out, _, aborted, nodes = _dfs(arrays, empty, stop, threshold, *kernel_rules, shared, deadline.at, out)
         split_nodes += nodes
         if n_out < 0 or aborted:
             break
