@@ -36,7 +36,6 @@ from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
 from .check import check
 from .cuts import (
-    INF,
     MOST_POOLED,
     column_shortfalls,
     doomed,
@@ -148,13 +147,10 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
             if cut >= 0:
                 ncand[d], it[d], expand = 0, 0, False
                 continue
-            nc, least = 0, INF
+            nc = 0
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
             s = ps[pstart[d]]
-            npool = 0
-            if pool is not None and d + 1 < depths:   # the sizes that may cut the children, pooled
-                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
             column_shortfalls(held, held[2], lines, s)    # what the lines alone leave to add
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
@@ -170,15 +166,27 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
                     break
                 if add > cap[d] or cost + add > best or (cost + add == best and not counting):
                     continue
-                if pool is not None and npool and pooled_cuts(rows, cols, pl, pools, npool, x, y, s, add, room):
-                    continue
-                if greedy[d]:
-                    if add > least:
-                        continue
-                    if add < least:
-                        least, nc = add, 0
                 cand[d, nc], cadd[d, nc] = k, add
                 nc += 1
+            if pool is not None and nc and cadd[d, 0] and d + 1 < depths:
+                # the children the pooled sizes prove dead dropped: spread only for a board that has
+                # children to test (9% less time at n = 23 than spreading before the loop)
+                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
+                kept = 0
+                for i in range(nc):
+                    k, add = cand[d, i], cadd[d, i]
+                    if not pooled_cuts(rows, cols, pl, pools, npool, px[k], py[k], s, add, room):
+                        cand[d, kept], cadd[d, kept] = k, add
+                        kept += 1
+                nc = kept
+            if greedy[d] and nc > 1:          # only the fewest matches added (ties all kept)
+                least = cadd[d, :nc].min()
+                kept = 0
+                for i in range(nc):
+                    if cadd[d, i] == least:
+                        cand[d, kept], cadd[d, kept] = cand[d, i], least
+                        kept += 1
+                nc = kept
             if nc > 1:                        # counting sort on the matches added
                 bucket[:] = 0
                 for i in range(nc):
