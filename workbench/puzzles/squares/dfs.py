@@ -69,8 +69,8 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
     those of the cheapest cost found). rules = (counting, greedy, cap, bounded); `ahead` and `pool`
     are the lookahead's and the pooled test's sizes, None when off (_kernel_rules): numba then prunes
-    their branches and compiles a kernel apart for each, so the plain search does not pay for the
-    code of the rules it does not use (2x at n = 26, issue 63). The
+    their branches and compiles a kernel apart for each rule set, so a search carries no code of
+    the rules it does not use (issue 63). The
     placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
