@@ -304,21 +304,21 @@ def test_every_board_the_cuts_cut_holds_nothing_the_plain_search_finds(n, lookah
     the lookahead, or the pooled test, and with no prune at all: the same cheapest cost at most the
     optimum and the same number of solutions at it, board by board; where a cut cuts a board or
     drops a child, the plain search finds nothing there either."""
-    from workbench.puzzles.squares.dfs import _dfs, _rules
+    from workbench.puzzles.squares.dfs import _dfs, _kernel_rules, _rules
 
     pl = Placements.build(n)
     arrays, bound = pl.arrays, PUBLISHED[n]
-    plain_rules = _rules(pl, True, bounded=False)
-    ahead_rules = _rules(pl, True, lookahead=lookahead, pooled=pooled)
+    plain_rules = _kernel_rules(_rules(pl, True, bounded=False))
+    ahead_rules = _kernel_rules(_rules(pl, True, lookahead=lookahead, pooled=pooled))
     boards = np.zeros((100000, 4), np.int64)
-    _, found, _, _, _ = _dfs(arrays, np.zeros(0, np.int64), 4, bound, plain_rules,
+    _, found, _, _, _ = _dfs(arrays, np.zeros(0, np.int64), 4, bound, *plain_rules,
                             np.full(1, bound, np.int64), np.inf, boards)
     assert 50 < found < len(boards)
     none = np.zeros((0, pl.pstart.shape[0]), np.int64)
     counts, positions = 0, np.zeros(2, np.int64)
     for prefix in boards[:found]:
-        a = _dfs(arrays, prefix, 0, bound, ahead_rules, np.full(1, bound, np.int64), np.inf, none)
-        b = _dfs(arrays, prefix, 0, bound, plain_rules, np.full(1, bound, np.int64), np.inf, none)
+        a = _dfs(arrays, prefix, 0, bound, *ahead_rules, np.full(1, bound, np.int64), np.inf, none)
+        b = _dfs(arrays, prefix, 0, bound, *plain_rules, np.full(1, bound, np.int64), np.inf, none)
         assert (a[1], a[1] and a[0]) == (b[1], b[1] and b[0])
         counts += b[1]
         positions += (a[4], b[4])

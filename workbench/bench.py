@@ -1,6 +1,7 @@
 """`workbench bench`: every puzzle's canonical performance cases, one CSV row per run."""
 from __future__ import annotations
 
+import socket
 import statistics
 from pathlib import Path
 
@@ -14,11 +15,12 @@ from .puzzles import available
 from .puzzles.base import BadInput, BenchCase, Puzzle
 from .solvers import canonical
 from .solvers.base import Options, Status
-from .tables import RESULTS, append_row, finished, row_from_record
+from .tables import RESULTS, append_row, finished, read_rows, row_from_record
 
 COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
            "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
-           "timestamp", "count", "certificate", "check_seconds", "proof_bytes", "positions"]
+           "timestamp", "count", "certificate", "check_seconds", "proof_bytes", "positions", "machine"]
+SLOWER = 0.9        # a case's positions a second under this share of its stored rows' draws a warning
 
 
 def _row(case: BenchCase, run: pipeline.Run) -> dict:
@@ -37,6 +39,7 @@ def _row(case: BenchCase, run: pipeline.Run) -> dict:
             "count": "" if rec["count"] is None else rec["count"],
             "positions": "" if rec["positions"] is None else rec["positions"],
             "certificate": cert.get("verdict", ""), "proof_bytes": cert.get("proof_bytes", ""),
+            "machine": socket.gethostname(),
             "check_seconds": round(cert["check_seconds"] + cert["drup_seconds"], 3) if cert else ""}
 
 
@@ -53,8 +56,12 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         if case.certify is not None and run.verified:
             pipeline.certify(run, case.certify)
         row = _row(case, run)
+        rate = positions_a_second(row)
         console.print(f"{case.label or case.puzzle}: n={row['n']} {row['solver']} {row['status']} "
-                      f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s")
+                      f"value {row['value']} bound {row['bound']} {row['seconds']:.2f} s"
+                      + (f", {rate:,.0f} positions/s" if rate else ""))
+        if warning := speed_warning(row, read_rows(path) if path.exists() else []):
+            console.print(warning)
         append_row(path, row, COLUMNS)
         if case.store and finished(table_row := row_from_record(run.record())):
             append_row(_stored_table(request), table_row)
@@ -64,6 +71,33 @@ def run_case(case: BenchCase, path: Path, console: Console, threads: int = 2) ->
         if not case.ladder or not proven or n is None or (case.n_stop is not None and n >= case.n_stop):
             return
         n += 1
+
+
+def positions_a_second(row: dict) -> float | None:
+    """A row's positions over its solve time, None where it has not both."""
+    try:
+        rate = float(row["positions"]) / float(row["solve_seconds"])
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):
+        return None
+    return rate if rate > 0 else None
+
+
+def speed_warning(row: dict, stored: list[dict[str, str]]) -> str | None:
+    """A warning line when the row's positions a second fall more than 10% under the median of the
+    stored rows of the same case (label, n, threads) on the same machine: a search can get slower
+    a position while its answers and position counts stay the same (issue 63: 2x, unseen for a
+    week). None when it does not, or when there is nothing to compare with."""
+    rate = positions_a_second(row)
+    same = (row["label"], str(row["n"]), str(row["threads"]), row["machine"])
+    past = [r for r in (positions_a_second(s) for s in stored
+                        if (s.get("label"), s.get("n"), s.get("threads"), s.get("machine")) == same) if r]
+    if rate is None or not past:
+        return None
+    usual = statistics.median(past)
+    if rate >= SLOWER * usual:
+        return None
+    return (f"warning: {row['label']} n={row['n']}: {rate:,.0f} positions/s, {1 - rate / usual:.0%} slower than "
+            f"the median of {len(past)} stored rows on {row['machine']} ({usual:,.0f})")
 
 
 def _stored_table(request: pipeline.Request) -> Path:

@@ -52,13 +52,6 @@ def _adds(rows, cols, held, miss_c, x, y, s, most) -> int:
 
 
 @njit(cache=True, inline="always")
-def _fits(rows, cols, pl, d, most, held, miss_c) -> bool:
-    """Whether the size of depth d has a placement adding at most `most` matches (_scan, stopping
-    at the first). miss_c is scratch space."""
-    return _scan(rows, cols, pl, d, most, held, miss_c, None, None) <= most
-
-
-@njit(cache=True, inline="always")
 def doomed(rows, cols, pl, first, most, held, miss_c, hint) -> int:
     """The depth of a size still to place (depths first..) that adds more than `most` matches
     wherever it goes, or -1 when there is none. When there is one, no completion of this board can
@@ -70,23 +63,54 @@ def doomed(rows, cols, pl, first, most, held, miss_c, hint) -> int:
     least (cost now) + |p minus board| >= (cost now) + (the fewest matches any placement of that
     size adds now). Taking every placement of the size (not only those the search would still
     allow, such as the mirror-image rule's) keeps the minimum a lower bound. A size s adds at most
-    4s matches, so only the sizes with 4s > `most` can cut; each scan (_fits) stops at the first
-    placement adding at most `most`. held[0] and held[1] are the matches on each row and column
-    line (held_lines keeps them); miss_c is scratch space.
+    4s matches, so only the sizes with 4s > `most` can cut; each scan stops at the first placement
+    adding at most `most` (the skips are _scan's). held[0] and held[1] are the matches on each row
+    and column line (held_lines keeps them); miss_c is scratch space.
 
     `hint`: a depth tried first, the one that cut the board before at the same depth (a sibling,
     mostly). Siblings differ by one square, and the size that cut one usually cuts the next: 5-9%
-    less time at n = 24..26, the same positions (the order only changes which proof is found)."""
-    ps, pstart, pend = pl[2], pl[5], pl[6]
-    if hint >= first and pstart[hint] < pend[hint] and 4 * ps[pstart[hint]] > most \
-            and not _fits(rows, cols, pl, hint, most, held, miss_c):
-        return hint
-    for d in range(first, pstart.shape[0]):
-        if pstart[d] == pend[d] or d == hint:
+    less time at n = 24..26, the same positions (the order only changes which proof is found).
+
+    One copy of the scan, in one loop (the hint is its first turn), with one exit per size: a
+    scan function of its own, inlined twice, or _scan shared with spread, made the whole search
+    2x slower a position (issue 63)."""
+    px, py, ps, _, _, pstart, pend, _, lines = pl
+    for i in range(first - 1, pstart.shape[0]):
+        d = hint if i < first else i          # the hint first, then the rest in order
+        if d < first or pstart[d] == pend[d] or (i >= first and d == hint):
             continue
-        if 4 * ps[pstart[d]] <= most:
+        s = ps[pstart[d]]
+        if 4 * s <= most:
+            if i < first:
+                continue                      # the hint's size fits: go on with the rest
             break                             # this size and every smaller one fit
-        if not _fits(rows, cols, pl, d, most, held, miss_c):
+        w = lines - s                         # corners a side (the whole board's)
+        least_c = 4 * s
+        for x in range(w):
+            miss_c[x] = short(held, 1, x, s)
+            least_c = min(least_c, miss_c[x])
+        if least_c > most:
+            return d
+        fits = False
+        if pend[d] - pstart[d] == w * w:      # every corner, row by row (Grid.placements' order)
+            for y in range(w):
+                miss_r = short(held, 0, y, s)
+                if miss_r + least_c > most:
+                    continue
+                for x in range(w):
+                    if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                        fits = True
+                        break
+                if fits:
+                    break
+        else:
+            for k in range(pstart[d], pend[d]):
+                x, y = px[k], py[k]
+                miss_r = short(held, 0, y, s)
+                if miss_r + miss_c[x] <= most and added(rows, cols, x, y, s) <= most:
+                    fits = True
+                    break
+        if not fits:
             return d
     return -1
 
@@ -110,8 +134,7 @@ def _pool(rows, cols, x, y, s, add, um, lm) -> None:
 @njit(cache=True, inline="always")
 def _scan(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
     """The fewest matches a placement of the size of depth d adds, among those adding at most
-    `most` (INF if none), each pooled into um and lm (_pool); with um None, the first such count
-    found (numba compiles that case apart, without the pooling).
+    `most` (INF if none), each pooled into um and lm (_pool).
 
     Most of the scan is skipped without looking at a placement: the lines y and y + s leave at
     least short(rows y) to add to a square's top and bottom, the columns x and x + s short(columns
@@ -134,8 +157,6 @@ def _scan(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
                     continue
                 add = added(rows, cols, x, y, s)
                 if add <= most:
-                    if um is None:
-                        return add
                     least = min(least, add)
                     _pool(rows, cols, x, y, s, add, um, lm)
         return least
@@ -143,8 +164,6 @@ def _scan(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
         x, y = px[k], py[k]
         add = _adds(rows, cols, held, miss_c, x, y, s, most)
         if add <= most:
-            if um is None:
-                return add
             least = min(least, add)
             _pool(rows, cols, x, y, s, add, um, lm)
     return least

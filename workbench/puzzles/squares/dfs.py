@@ -36,7 +36,6 @@ from ...search.outcome import Outcome
 from ...search.tasks import Settings, Split
 from .check import check
 from .cuts import (
-    INF,
     MOST_POOLED,
     column_shortfalls,
     doomed,
@@ -65,10 +64,13 @@ def _shares_corner(px, py, a, b) -> bool:
 
 
 @njit(cache=True)
-def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
+def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) of the placement arrays `pl`
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
-    those of the cheapest cost found). rules = (counting, greedy, cap, bounded, ahead, pool) (_rules). The
+    those of the cheapest cost found). rules = (counting, greedy, cap, bounded); `ahead` and `pool`
+    are the lookahead's and the pooled test's sizes, None when off (_kernel_rules): numba then prunes
+    their branches and compiles a kernel apart for each rule set, so a search carries no code of
+    the rules it does not use (issue 63). The
     placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
@@ -81,7 +83,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
     Returns (best cost or threshold, count, best placements, aborted by the deadline, nodes).
     """
     px, py, ps, pdiag, plead, pstart, pend, prun, lines = pl
-    counting, greedy, cap, bounded, ahead, pool = rules
+    counting, greedy, cap, bounded = rules
     depths = pstart.shape[0]
     rows = np.zeros(lines, np.uint64)
     cols = np.zeros(lines, np.uint64)
@@ -140,18 +142,15 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                 cut = doomed(rows, cols, pl, d + 1, room, held, held[2], hint[d])
                 if cut >= 0:
                     hint[d] = cut
-                elif ahead and lookahead(rows, cols, pl, d, room, held, ahead, pools):
+                elif ahead is not None and lookahead(rows, cols, pl, d, room, held, ahead, pools):
                     cut = d
             if cut >= 0:
                 ncand[d], it[d], expand = 0, 0, False
                 continue
-            nc, least = 0, INF
+            nc = 0
             runs = prun[d]
             lead_ok = runs and prun[d - 1] and _shares_corner(px, py, path[d - 2], path[d - 1])
             s = ps[pstart[d]]
-            npool = 0
-            if pool and d + 1 < depths:       # the sizes that may cut the children, pooled
-                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
             column_shortfalls(held, held[2], lines, s)    # what the lines alone leave to add
             for k in range(pstart[d], pend[d]):
                 x, y = px[k], py[k]
@@ -167,15 +166,27 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
                     break
                 if add > cap[d] or cost + add > best or (cost + add == best and not counting):
                     continue
-                if npool and pooled_cuts(rows, cols, pl, pools, npool, x, y, s, add, room):
-                    continue
-                if greedy[d]:
-                    if add > least:
-                        continue
-                    if add < least:
-                        least, nc = add, 0
                 cand[d, nc], cadd[d, nc] = k, add
                 nc += 1
+            if pool is not None and nc and cadd[d, 0] and d + 1 < depths:
+                # the children the pooled sizes prove dead dropped: spread only for a board that has
+                # children to test (9% less time at n = 23 than spreading before the loop)
+                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
+                kept = 0
+                for i in range(nc):
+                    k, add = cand[d, i], cadd[d, i]
+                    if not pooled_cuts(rows, cols, pl, pools, npool, px[k], py[k], s, add, room):
+                        cand[d, kept], cadd[d, kept] = k, add
+                        kept += 1
+                nc = kept
+            if greedy[d] and nc > 1:          # only the fewest matches added (ties all kept)
+                least = cadd[d, :nc].min()
+                kept = 0
+                for i in range(nc):
+                    if cadd[d, i] == least:
+                        cand[d, kept], cadd[d, kept] = cand[d, i], least
+                        kept += 1
+                nc = kept
             if nc > 1:                        # counting sort on the matches added
                 bucket[:] = 0
                 for i in range(nc):
@@ -236,7 +247,7 @@ def _dfs(pl, prefix, stop, threshold, rules, shared, deadline, out):
 
 
 @njit(cache=True, nogil=True)
-def _run_prefixes(pl, prefixes, threshold, rules, shared, deadline):
+def _run_prefixes(pl, prefixes, threshold, rules, ahead, pool, shared, deadline):
     """The prefixes searched one after the other (one task), sharing the best cost found through
     `shared` with every task of the process. Returns what _dfs returns, for the task as a whole."""
     depths = pl[5].shape[0]
@@ -244,7 +255,7 @@ def _run_prefixes(pl, prefixes, threshold, rules, shared, deadline):
     best_path = np.full(depths, -1, np.int64)
     dummy = np.zeros((0, depths), np.int64)
     for i in range(prefixes.shape[0]):
-        b, c, p, a, nd = _dfs(pl, prefixes[i], 0, best, rules, shared, deadline, dummy)
+        b, c, p, a, nd = _dfs(pl, prefixes[i], 0, best, rules, ahead, pool, shared, deadline, dummy)
         nodes += nd
         aborted = aborted or a
         if c and (b < best or count == 0):
@@ -271,7 +282,7 @@ def run_task(task: tuple[Source, np.ndarray, int, tuple, np.ndarray], stop_at: f
         shared[0] = best
     began = int(shared[0])
     at = Deadline.at_wall(stop_at).at
-    cost, count, path, aborted, nodes = _run_prefixes(pl.arrays, prefixes, threshold, rules, shared, at)
+    cost, count, path, aborted, nodes = _run_prefixes(pl.arrays, prefixes, threshold, *_kernel_rules(rules), shared, at)
     bounds = began, int(shared[0])
     if not count:                             # nothing of its own under the bound
         return Outcome(positions=int(nodes), complete=not aborted, tasks=1, bounds=bounds)
@@ -344,6 +355,12 @@ def _rules(pl: Placements, counting: bool, greedy_upto: int = 0, sides: int = 4,
     return counting, sizes <= greedy_upto, cap, bounded, lookahead if bounded else 0, pooled if bounded else 0
 
 
+def _kernel_rules(rules: tuple) -> tuple[tuple, int | None, int | None]:
+    """The rules tuple (_rules) as _dfs takes it: (counting, greedy, cap, bounded), then the
+    lookahead's and the pooled test's sizes, None for a rule that is off (its code is pruned)."""
+    return rules[:4], rules[4] or None, rules[5] or None
+
+
 def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,
             source: tuple[int, int] | None = None,
             on_better: Callable[[Outcome[list[Placement]]], None] | None = None) -> Outcome[list[Placement]]:
@@ -356,9 +373,10 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     empty = np.zeros(0, np.int64)
     cut = np.zeros((1, 0), np.int64)
     split_nodes = 0                           # (the split's nodes are searched again below)
+    kernel_rules = _kernel_rules(rules)
     for stop in range(1, depths):             # deepen the split until there are enough prefixes
         out = np.zeros((64 * prefixes, stop), np.int64)
-        _, n_out, _, aborted, nodes = _dfs(arrays, empty, stop, threshold, rules, shared, deadline.at, out)
+        _, n_out, _, aborted, nodes = _dfs(arrays, empty, stop, threshold, *kernel_rules, shared, deadline.at, out)
         split_nodes += nodes
         if n_out < 0 or aborted:
             break

@@ -1,0 +1,25 @@
+"""bench's guard against a search that gets slower a position (issue 63)."""
+from workbench.bench import speed_warning
+
+
+def _row(seconds: float, machine: str = "box", n: int = 26, threads: int = 1) -> dict:
+    return {"label": "native exact search, positions/s, pooled 0", "n": n, "threads": threads,
+            "machine": machine, "positions": 40966307, "solve_seconds": seconds}
+
+
+def _stored(*rows: dict) -> list[dict[str, str]]:
+    return [{k: str(v) for k, v in r.items()} for r in rows]     # as read back from the CSV
+
+
+def test_a_row_10_percent_slower_a_position_than_its_stored_rows_warns():
+    stored = _stored(_row(8.0), _row(8.4), _row(7.8))
+    warning = speed_warning(_row(9.0), stored)                  # 8.0 s is the median: 11% slower
+    assert warning is not None and "11% slower" in warning and "3 stored rows on box" in warning
+    assert speed_warning(_row(8.8), stored) is None             # 9% slower: within the noise allowed
+
+
+def test_only_the_same_case_on_the_same_machine_counts():
+    stored = _stored(_row(4.0, machine="other"), _row(4.0, n=28), _row(4.0, threads=2), _row(8.0))
+    assert speed_warning(_row(8.8), stored) is None
+    assert speed_warning(_row(8.8), _stored(_row(4.0, machine="other"))) is None     # nothing to compare
+    assert speed_warning({**_row(8.8), "positions": ""}, stored) is None              # no positions
