@@ -107,7 +107,7 @@ def test_readme_api_example_runs_without_a_main_guard(tmp_path):
     assert p.returncode == 0, p.stderr
     lines = p.stdout.splitlines()
     assert lines[0] == "29 optimal 29 True" and "1615" in lines and lines[-1] == "[1, 4, 8, 13]"
-    assert (tmp_path / "enigma144-6.png").exists() and (tmp_path / "my-results" / "enigma144.csv").exists()
+    assert (tmp_path / "enigma144-6.png").exists() and (tmp_path / "runs" / "mine" / "enigma144.csv").exists()
 
 
 def _png_is_a_picture(path: Path) -> None:
