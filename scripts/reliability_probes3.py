@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -33,7 +34,6 @@ from reliability_probes2 import (  # the round-two harness, shared
     SCRATCH,
     Verdict,
     crashed,
-    glpsol,
     lp_solve,
     main,
     quick_refusal,
@@ -259,7 +259,7 @@ def moved_to_another_machine() -> Verdict:
     rec = solved(p)
     if crashed(p) or rec is None or rec["objective"] != 38:
         return BROKE
-    return HELD if "re-checked" in rec.get("message", "") else MISLED
+    return HELD if "searched again here agreed" in rec.get("message", "") else MISLED
 
 
 # -- 2. the main job ----------------------------------------------------------------------------
@@ -309,7 +309,16 @@ def lp_solve_reads_the_export(reader: str) -> Callable[[], Verdict]:
         p = wb("export", "stones", "--n", "2", "--box", "3", "--format", "mps", "-o", str(path))
         if p.returncode != 0:
             return BROKE
-        theirs = lp_solve(path) if reader == "lp_solve" else glpsol(path, "mps")
+        if reader == "lp_solve":
+            theirs = lp_solve(path)
+        else:       # as the export's header says: glpsol takes no OBJSENSE section, but --max
+            lines = path.read_text().splitlines()
+            at = lines.index("OBJSENSE")
+            path.write_text("\n".join(lines[:at] + lines[at + 2:]) + "\n")
+            p = subprocess.run(["glpsol", "--freemps", str(path), "--max", "-o", str(path.with_suffix(".sol"))],
+                               capture_output=True, text=True, timeout=120)
+            found = re.search(r"Objective:\s+\S+\s*=\s*(-?[\d.e+]+)", path.with_suffix(".sol").read_text())
+            theirs = float(found.group(1)) if p.returncode == 0 and found else None
         return HELD if theirs is not None and abs(theirs - 7) < 1e-6 else BROKE
     return probe
 
@@ -345,14 +354,14 @@ def bfile_of_edited(field: str, value: str, n: str = "5", table: str = "percolat
             return BROKE
         if p.returncode == 2:
             return refused(p)
-        text = out.read_text() if out.exists() else ""
-        return MISLED if value in text else HELD
+        terms = [line for line in (out.read_text() if out.exists() else "").splitlines() if not line.startswith("#")]
+        return MISLED if any(line.split(" ")[-1] == value for line in terms) else HELD
     return probe
 
 
 def bfile_squares_to_38() -> Verdict:
     out = SCRATCH / "b-squares.txt"
-    p = wb("export", "squares", "--bfile", "-o", str(out))
+    p = wb("export", "squares", "--bfile", "-o", str(out), cwd=results_copy())
     if crashed(p) or not out.exists():
         return BROKE
     terms = [line.split() for line in out.read_text().splitlines() if line and not line.startswith("#")]
@@ -360,7 +369,7 @@ def bfile_squares_to_38() -> Verdict:
 
 
 def bfiles_follow_the_rules() -> Verdict:
-    for path in sorted((ROOT / "results").glob("b*.txt")):
+    for path in sorted(p for p in (ROOT / "results").glob("b*.txt") if re.fullmatch(r"b\d+\.txt", p.name)):
         data = path.read_bytes()
         if b"\r" in data or not data.isascii():
             return MISLED

@@ -249,13 +249,15 @@ def _highs_read(path: str) -> LinearFile:
                          "workbench's models cannot represent (refused rather than dropped)")
     rows: list[list[tuple[int, float]]] = [[] for _ in range(lp.num_row_)]
     a = lp.a_matrix_
+    # each attribute read copies the whole array out of HiGHS: read each once, not once an entry
+    start, index, value = list(a.start_), [int(i) for i in a.index_], [float(v) for v in a.value_]
     if a.format_ == highspy.MatrixFormat.kColwise:
         for j in range(n):
-            for k in range(a.start_[j], a.start_[j + 1]):
-                rows[a.index_[k]].append((j, float(a.value_[k])))
+            for k in range(start[j], start[j + 1]):
+                rows[index[k]].append((j, value[k]))
     else:
         for i in range(lp.num_row_):
-            rows[i] = [(int(a.index_[k]), float(a.value_[k])) for k in range(a.start_[i], a.start_[i + 1])]
+            rows[i] = [(index[k], value[k]) for k in range(start[i], start[i + 1])]
     return LinearFile(
         sense="max" if lp.sense_ == highspy.ObjSense.kMaximize else "min", offset=float(lp.offset_),
         names=names, lower=[_finite_or_inf(x) for x in lp.col_lower_], upper=[_finite_or_inf(x) for x in lp.col_upper_],
