@@ -3,7 +3,8 @@ record boards drawn from stored solutions that the puzzle's checker accepts agai
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,20 +39,32 @@ def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]
     return best
 
 
-def plot_times(path: Path, results: Path = RESULTS) -> Path:
-    """One panel per puzzle with an N: seconds (log scale) against N, a line per backend; filled
-    markers are proven runs, hollow ones ran out of time."""
+@contextmanager
+def _figure(path: Path, rows: int, cols: int, figsize: tuple[float, float]) -> Iterator[Any]:
+    """A grid of axes (rows x cols, always 2-D) drawn off screen, saved to `path` when the block
+    ends well, and closed whatever happens."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    fig, axes = plt.subplots(rows, cols, figsize=figsize, squeeze=False)
+    try:
+        yield axes
+        fig.tight_layout()
+        fig.savefig(path, dpi=90)
+    finally:
+        plt.close(fig)
+
+
+def plot_times(path: Path, results: Path = RESULTS) -> Path:
+    """One panel per puzzle with an N: seconds (log scale) against N, a line per backend; filled
+    markers are proven runs, hollow ones ran out of time."""
     puzzles = [(p, _timings(p.name, results)) for p in available() if p.needs_n]
     puzzles = [(p, t) for p, t in puzzles if t]
     if not puzzles:
         raise BadInput(f"no timings in {results} (bench.csv or a puzzle's table)")
     rows = (len(puzzles) + 2) // 3
-    fig, axes = plt.subplots(rows, 3, figsize=(15, 4.2 * rows), squeeze=False)
-    try:
+    with _figure(path, rows, 3, (15, 4.2 * rows)) as axes:
         for ax, (puzzle, timings) in zip(axes.flat, puzzles):
             for solver, points in sorted(timings.items()):
                 ns = sorted(points)
@@ -68,10 +81,6 @@ def plot_times(path: Path, results: Path = RESULTS) -> Path:
             ax.legend(fontsize=8)
         for ax in list(axes.flat)[len(puzzles):]:
             ax.axis("off")
-        fig.tight_layout()
-        fig.savefig(path, dpi=90)
-    finally:
-        plt.close(fig)
     return path
 
 
@@ -143,13 +152,9 @@ def plot_comparison(paths: list[str], out: str | Path) -> list[Path]:
 def cactus(runs: Any, path: Path) -> Path:
     """Per backend the sorted times of its proven runs against their count; the runs it did not
     prove stop short of the time limit's dashed line."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     limit = runs["time_limit"].astype(float).max()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
-    try:
+    with _figure(path, 1, 1, (7, 4.5)) as axes:
+        ax = axes[0][0]
         for backend, mine in runs.groupby("backend", sort=True):
             times = sorted(mine.loc[mine["proven"], "seconds"].astype(float))
             ax.step([0, *range(1, len(times) + 1)], [0.0, *times], where="post", marker="o", ms=3,
@@ -161,10 +166,6 @@ def cactus(runs: Any, path: Path) -> Path:
         ax.set_title("cactus plot: runs proven within a time")
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(path, dpi=90)
-    finally:
-        plt.close(fig)
     return path
 
 
@@ -172,13 +173,8 @@ def objective_over_time(runs: Any, path: Path) -> Path:
     """Each model's incumbents (`incumbents`: [seconds, value] pairs) as steps, a line per backend."""
     import json
 
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     models = list(dict.fromkeys(runs["model"]))
-    fig, axes = plt.subplots(len(models), 1, figsize=(7, 3 * len(models)), squeeze=False)
-    try:
+    with _figure(path, len(models), 1, (7, 3 * len(models))) as axes:
         for ax, model in zip(axes.flat, models):
             for row in runs[runs["model"] == model].itertuples():
                 try:
@@ -193,8 +189,4 @@ def objective_over_time(runs: Any, path: Path) -> Path:
             ax.grid(True, alpha=0.3)
             if ax.get_legend_handles_labels()[0]:
                 ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(path, dpi=90)
-    finally:
-        plt.close(fig)
     return path

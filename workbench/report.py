@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import api, frames
 from .puzzles import get
 from .puzzles.base import BadInput
-from .solvers.base import Result, Status, clean_number
+from .solvers.base import ReadsResult, Result, Status, clean_number
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,20 +33,12 @@ KEY = "* proven (time: wall seconds); >L s: stopped unproven at the time limit L
 
 
 @dataclass
-class RowRun:
+class RowRun(ReadsResult):
     """One CSV row as api.disagreements reads a run (api.Compared)."""
 
     result: Result
     verified: bool
     counting: bool
-
-    @property
-    def solver(self) -> str:
-        return self.result.solver
-
-    @property
-    def proven(self) -> bool:
-        return self.result.proven
 
 
 def load(paths: Sequence[str | Path]) -> pd.DataFrame:

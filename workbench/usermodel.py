@@ -17,7 +17,7 @@ from typing import Any
 from .models.core import LinearModel, MaxSatModel
 from .puzzles.base import BadInput, Verdict
 from .solvers import BACKENDS, backend_class, canonical, installed, split_name
-from .solvers.base import Options, Result, Status, clean_number
+from .solvers.base import Options, ReadsResult, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 from .userfile.checking import NO_CHECKER, agrees, check_linear, check_wcnf
 from .userfile.flatzinc import (
@@ -108,7 +108,7 @@ def check(mf: ModelFile, values: Any) -> Verdict:
 # -- runs -------------------------------------------------------------------------------------
 
 @dataclass
-class FileRun:
+class FileRun(ReadsResult):
     """A run of a model file: the fields of pipeline.Run that the tables and the views read."""
 
     file: ModelFile
@@ -121,14 +121,6 @@ class FileRun:
     @property
     def verified(self) -> bool:
         return self.verdict is not None and self.verdict.ok
-
-    @property
-    def solver(self) -> str:
-        return self.result.solver
-
-    @property
-    def proven(self) -> bool:
-        return self.result.proven
 
     @property
     def value(self) -> float | int | None:

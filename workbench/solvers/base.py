@@ -65,6 +65,20 @@ class RacerResult:
     seconds: float
 
 
+
+class ReadsResult:
+    """What every kind of run (a puzzle's, a model file's, a stored row's) says of its Result alike."""
+
+    result: Result
+
+    @property
+    def solver(self) -> str:
+        return self.result.solver
+
+    @property
+    def proven(self) -> bool:
+        return self.result.proven
+
 @dataclass
 class Result:
     status: Status
