@@ -23,7 +23,7 @@ from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
 from .search.tasks import remove_finished
 from .solvers import backend_class, canonical, first_counting, split_name
-from .solvers.base import Options, Result, Status, clean_number
+from .solvers.base import Options, ReadsResult, Result, Status, clean_number
 from .solvers.runner import run as run_backend
 
 TIME_LIMIT_MIN = 0.01       # the least time limit a backend is given (the --time-limit flag's least)
@@ -51,7 +51,7 @@ class Request(Generic[P]):
 
 
 @dataclass
-class Run:
+class Run(ReadsResult):
     request: Request[Any]
     result: Result
     verdict: Verdict | None
@@ -74,20 +74,12 @@ class Run:
         return self.verdict is not None and self.verdict.ok
 
     @property
-    def solver(self) -> str:
-        return self.result.solver
-
-    @property
     def counting(self) -> bool:
         return self.request.counting
 
     @property
     def status(self) -> str:
         return str(self.result.status)
-
-    @property
-    def proven(self) -> bool:
-        return self.result.proven
 
     @property
     def bound(self) -> float | int | None:
