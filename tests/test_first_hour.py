@@ -147,3 +147,27 @@ def test_json_is_one_document_on_stdout_and_nothing_else(tmp_path):
     assert [r["count"] for r in json.loads(again.stdout)] == [130, 1615, 23140]
     counted = json.loads(wb("count", "percolation", "--n", "5", "--show", "1", "--json").stdout)
     assert (counted["count"], counted["verified"], len(counted["solution"])) == (1615, True, 1)
+
+
+def test_a_first_solve_that_must_compile_says_so_and_counts_the_seconds(tmp_path):
+    """A cold numba cache (a fresh checkout) costs a first native solve seconds to minutes before the
+    clock: one line says why it waits, and its time breakdown shows them; the next run loads the cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), COLUMNS="200")
+    argv = [PY, "-m", "workbench", "count", "percolation", "--n", "3", "--formulation", "residues"]
+    first, again = (subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env) for _ in range(2))
+    assert first.returncode == 0 and "count 14 " in first.stdout, first.stderr
+    assert first.stderr.count("compiling the percolation search into numba's cache") == 1
+    compiled = float(re.search(r"time ([\d.]+) s \(.*, compile ([\d.]+)\)", first.stdout).group(2))
+    assert compiled > 0.5
+    assert again.returncode == 0 and "count 14 " in again.stdout
+    assert "compiling" not in again.stderr and "compile" not in again.stdout
+
+
+def test_plot_without_out_writes_under_runs(tmp_path):
+    (tmp_path / "res").mkdir()
+    (tmp_path / "res" / "enigma144.csv").write_bytes((ROOT / "results" / "enigma144.csv").read_bytes())
+    p = wb("plot", "--results-dir", "res", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    written = sorted(str(f.relative_to(tmp_path)) for f in tmp_path.rglob("*") if f.is_file())
+    assert written == ["res/enigma144.csv", "runs/plots/time-vs-n.png"]
+    _png_is_a_picture(tmp_path / "runs" / "plots" / "time-vs-n.png")

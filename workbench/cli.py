@@ -246,7 +246,8 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
     proven = "proven" if r.proven else "not proven"
     out.print(f"{what} {value if value is not None else '-'}   status {r.status} ({proven})   "
               f"bound {rec['bound'] if rec['bound'] is not None else '-'}   time {rec['seconds']:.2f} s "
-              f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f})")
+              f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f}"
+              + (f", compile {r.compile_seconds:.2f})" if r.compile_seconds else ")"))
     if r.count is not None and not run.request.counting:
         out.print(f"optimal solutions counted: {r.count}")
     if r.message:

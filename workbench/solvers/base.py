@@ -92,6 +92,7 @@ class Result:
     solver_version: str = ""
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
+    compile_seconds: float = 0.0  # a native search compiled into numba's cache before the clock (a cold cache)
     total_seconds: float = 0.0
     params: dict[str, Any] = field(default_factory=dict)      # the run's settings: threads, time limit, seed
     message: str = ""

@@ -4,6 +4,7 @@ Result, and what it reports on the way into incumbents, so no search imports sol
 from __future__ import annotations
 
 import importlib
+import sys
 import time
 from typing import Any
 
@@ -22,12 +23,37 @@ def _function(entry: str) -> Any:
     return getattr(importlib.import_module(module), function)
 
 
-def warm_up(entry: str) -> None:
+def cold(entry: str) -> bool:
+    """Whether warming `entry` ("module:function") must compile: no kernel of its package has an entry
+    in numba's cache for its current source (numba's own index and stamp, read, nothing compiled;
+    helpers compiled into their callers have none of their own, hence none rather than any).
+    Cheap (an index file a kernel), so that a first run can say why it waits."""
+    from numba.core.dispatcher import Dispatcher
+    package = importlib.import_module(entry.split(":")[0]).__name__.rpartition(".")[0]
+    kernels: list[Any] = [obj for module in list(sys.modules.values()) if module for obj in vars(module).values()
+                          if isinstance(obj, Dispatcher) and obj.py_func.__module__.startswith(package + ".")]
+    try:
+        caches = [k._cache for k in kernels]        # numba's FunctionCache (a NullCache where not cached)
+        return not any(c._cache_file._load_index() for c in caches if hasattr(c, "_cache_file"))
+    except Exception:        # numba's cache internals moved: no line, no compile figure
+        return False
+
+
+def warm_up(entry: str, say: bool = False) -> float:
     """Compile a search method ("module:function" of its warm-up) once in this process; numba keeps
-    the machine code on disk, so later processes load it instead of compiling."""
-    if entry not in _warmed:
-        _function(entry)()
-        _warmed.add(entry)
+    the machine code on disk, so later processes load it instead of compiling. With `say`, a cold
+    cache is one line on stderr first (a first run waits a minute, not hangs). Returns the seconds
+    spent compiling (0 when the cache was warm)."""
+    if entry in _warmed:
+        return 0.0
+    compiling = cold(entry)
+    if compiling and say:
+        what = entry.partition(":")[0].split(".")[-2]
+        print(f"compiling the {what} search into numba's cache (once; later runs load it)", file=sys.stderr, flush=True)
+    watch = time.perf_counter()
+    _function(entry)()
+    _warmed.add(entry)
+    return time.perf_counter() - watch if compiling else 0.0
 
 
 def incumbent(out: Outcome[Any], question: Question) -> Incumbent:
@@ -56,12 +82,12 @@ class NativeSearch(Backend):
     kinds = (NativeTask,)
     install = INSTALL
     distribution, version_format = "numba", "workbench native (numba {})"
+    compile_seconds = 0.0       # what this job's prepare() spent compiling
 
     def prepare(self, model: Any) -> None:
         """Compile the search (numba caches it on disk) before the time limit starts counting; once
         per worker, since the compiled code stays loaded."""
-        if model.warm_up:
-            warm_up(model.warm_up)
+        self.compile_seconds = warm_up(model.warm_up, say=True) if model.warm_up else 0.0
 
     def solve(self, model: Any, options: Options, report: Report) -> Result:
         return self._run(model, options, report, OPTIMISE)
@@ -81,4 +107,5 @@ class NativeSearch(Backend):
         answer.message = "; ".join(filter(None, [answer.message, *log.notes]))
         answer.journals = log.finished
         answer.solve_seconds = time.perf_counter() - started - answer.build_seconds
+        answer.compile_seconds = self.compile_seconds
         return answer
