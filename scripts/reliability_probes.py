@@ -1,5 +1,5 @@
 """The probes of issue 17, as far as its text describes them: run from the repository root,
-`python scripts/reliability_probes.py`; prints held / broke per probe and the totals.
+`python scripts/reliability_probes.py [NAME-FILTER]`; prints held / broke per probe and the totals.
 
 Each probe runs the real CLI in a subprocess (in a scratch folder, so results/ is untouched) and
 states what the README promises. Heavier ones (n = 56 squares, a cold numba cache) take a minute.
@@ -216,8 +216,9 @@ PROBES = {
 
 
 if __name__ == "__main__":
-    held = 0
-    for name, probe in PROBES.items():
+    held, only = 0, sys.argv[1] if len(sys.argv) > 1 else ""
+    chosen = {name: probe for name, probe in PROBES.items() if only in name}
+    for name, probe in chosen.items():
         try:
             ok = bool(probe())
         except Exception as e:           # a probe that crashes counts as broken
@@ -225,4 +226,4 @@ if __name__ == "__main__":
             name += f" ({type(e).__name__}: {e})"
         held += ok
         print(f"{'held ' if ok else 'BROKE'}  {name}", flush=True)
-    print(f"{held} of {len(PROBES)} held")
+    print(f"{held} of {len(chosen)} held")
