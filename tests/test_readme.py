@@ -85,3 +85,4 @@ def test_the_readme_commands_write_only_under_runs():
         assert all(path.startswith("runs/") for path in outputs), argv
         if argv[0] == "table" or (argv[0] == "bench" and "--summary" not in argv):
             assert outputs, argv
+    assert build_parser().parse_args(["plot"]).out.startswith("runs/")     # plot without --out

@@ -193,7 +193,7 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
                   for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]
         cases += [BenchCase(self.name, n, "search", 600.0, params={"pooled": k},
                             label=f"native exact search, positions/s, pooled {k}")
-                  for n in (26, 28) for k in (0, 3)]     # issue 63: bench warns when 10% slower a position
+                  for n in (26, 28) for k in (0, 3)]     # bench warns when a position gets 10% slower
         cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
