@@ -30,8 +30,9 @@ def cold(entry: str) -> bool:
     Cheap (an index file a kernel), so that a first run can say why it waits."""
     from numba.core.dispatcher import Dispatcher
     package = importlib.import_module(entry.split(":")[0]).__name__.rpartition(".")[0]
-    kernels: list[Any] = [obj for module in list(sys.modules.values()) if module for obj in vars(module).values()
-                          if isinstance(obj, Dispatcher) and obj.py_func.__module__.startswith(package + ".")]
+    kernels: list[Any] = [obj for name, module in list(sys.modules.items()) if name.startswith(package + ".") and module
+                          for obj in vars(module).values()
+                          if isinstance(obj, Dispatcher) and obj.py_func.__module__ == name]     # its own, not imported
     try:
         caches = [k._cache for k in kernels]        # numba's FunctionCache (a NullCache where not cached)
         return not any(c._cache_file._load_index() for c in caches if hasattr(c, "_cache_file"))
