@@ -35,7 +35,7 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
     # compile the kernels once (numba caches them), so that no timed case pays for it
     $py -m workbench solve stones --n 2 --solver search --threads 2 --quiet >/dev/null
     $py -m workbench solve squares --n 12 --solver search --threads 2 --quiet >/dev/null
-    $py -m workbench count percolation --n 5 --counter transfer --threads 2 --quiet >/dev/null
+    $py -m workbench count percolation --n 5 --formulation transfer --threads 2 --quiet >/dev/null
     echo "warm-up done at $((SECONDS - began)) s"
     case $part in
     A)  bench 16 "scale-out: exact search a(4)"

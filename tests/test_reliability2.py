@@ -60,7 +60,7 @@ def test_certify_is_refused_before_a_native_search_runs(capsys):
     (["solve", "stones", "--n", "4", "--cluster", "tcp://head"], "--cluster"),
     (["solve", "enigma144", "--n", "3", "--solver", "highs", "--cluster", "local:2"], "--cluster applies"),
     (["solve", "magic15", "--cluster", "local:2"], "--cluster applies"),
-    (["solve", "squares", "--n", "9", "--heuristic", "--cluster", "local:2"], "--cluster applies"),
+    (["solve", "squares", "--n", "9", "--formulation", "heuristic", "--cluster", "local:2"], "--cluster applies"),
     (["solve", "enigma144", "--n", "3", "--solver", "highs", "--fresh"], "--fresh applies"),
     (["count", "percolation", "--n", "4", "--show", "1000000000000"], "--show"),
     (["count", "percolation", "--n", "4", "--show", "-1"], "--show"),

@@ -72,7 +72,7 @@ def test_exhaustive_ending_of_the_seed_board():
 
 
 def test_record_hunt_finds_a_valid_board():
-    r = pipeline_solve(plan("stones", 3, "search", params={"hunt": True}), Options(time_limit=5))
+    r = pipeline_solve(plan("stones", 3, "search", "hunt"), Options(time_limit=5))
     assert r.result.status == Status.FEASIBLE and r.verdict.ok and r.result.objective >= 20
 
 

@@ -368,8 +368,8 @@ def test_stones_a4_with_capped_tasks_stopped_by_its_time_limit_resumes_exactly(t
 
 
 def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
-    """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
-    record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--counter", "transfer"],
+    """`count percolation --n 8 --formulation transfer` killed partway, then rerun: A146971(8) exactly."""
+    record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--formulation", "transfer"],
                                                   tmp_path)
     assert (record["count"], record["status"], record["match"]) == (7006916, "complete", "yes")
 

@@ -40,6 +40,17 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+# The method flags of the last release, each now a formulation: refused with the one spelling that
+# replaced it (remove them in the release after).
+RETIRED = {"--exact": "exact", "--hunt": "hunt", "--heuristic": "heuristic", "--counter": "recursion|residues|transfer"}
+
+
+class _Retired(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser.error(f"{option_string} is gone: use --formulation {values or self.const}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="workbench", description="Integer-programming and constraint-model workbench "
                                              "for combinatorial puzzles")
@@ -76,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                 q.add_argument(opt.flag, action="store_true", default=None, help=opt.help)
             else:
                 q.add_argument(opt.flag, type=opt.type, default=None, help=opt.help)
+        for flag, method in RETIRED.items():
+            q.add_argument(flag, action=_Retired, nargs="?" if "|" in method else 0, const=method,
+                           help=argparse.SUPPRESS)
 
     s = sub.add_parser("solve", help="solve one N")
     common(s, model=True)
@@ -345,7 +359,7 @@ def cmd_showcase(args) -> int:
     checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
     planned = [api.table_request(case.puzzle, case.n, case.solver,
                                  time_limit=args.time_limit or case.time_limit, threads=args.threads,
-                                 results_dir=folder, **case.params)
+                                 formulation=case.formulation, results_dir=folder, **case.params)
                for case in cases]     # every table (its file too) is checked before the first is computed
     done, lines = [], []
     for case, (table, settings) in zip(cases, planned):

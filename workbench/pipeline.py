@@ -198,10 +198,9 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
                            f"({'a search method' if counting[0] in p.methods else 'a model'})")
         formulation = formulation or usable[0]
     if native:
-        formulation, typed = p.choose_method(n, typed, formulation)
+        formulation = p.method(n, typed, formulation)
         if not count and p.sense is not None and formulation in p.counting_formulations:
             raise BadInput(f"{p.name}: the {formulation} method counts (the count command)")
-        p.validate(n, typed)
     else:
         models = [f.name for f in p.models]
         if formulation in p.methods:
@@ -209,9 +208,9 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
         formulation = formulation or p.formulation_for(chosen, count)
         if formulation not in models + ["default"]:
             raise BadInput(f"{p.name}: unknown formulation '{formulation}' (known: {', '.join(models)})")
-    p.validate_run(typed, formulation)
+    p.validate_run(n, typed, formulation)
     if options is not None:
-        applicable(p, typed, formulation, options)
+        applicable(p, formulation, options)
     return Request(p, n, typed, chosen, formulation, question)
 
 

@@ -29,14 +29,17 @@ def board_text(text: str) -> str:
     return text
 
 
+MODELS = ("plan", "squares")      # the formulations the model options apply to
+
+
 @dataclass(frozen=True)
 class Magic15Params(Params):
     start: str | None = option(None, "start board, 16 numbers in reading order, 0 = hole (default: both "
                                      "sorted boards, 1..15,0 and the one with 14 and 15 swapped)", board_text)
     pandiagonal: bool = option(False, "targets: pandiagonal magic squares only (broken diagonals too)")
-    horizon: int | None = option(None, "plan formulation: at most this many moves", int, applies="models")
+    horizon: int | None = option(None, "plan formulation: at most this many moves", int, applies=MODELS)
     symmetry: bool = option(False, "squares formulation: one square per rotation/reflection class",
-                            applies="models")
+                            applies=MODELS)
 
     def validate(self) -> None:
         if self.horizon is not None and not 0 <= self.horizon <= 200:

@@ -8,7 +8,7 @@ board of its own, and these run as new tasks (`Part`s), again if need be. So the
 subtree (a(6) has subtrees of more than 1e9 positions) is spread over the workers instead of
 holding up the end of the run, and no work is thrown away. Each task's outcome is merged into the
 whole (Outcome.merge).
-For n >= 6 (or --hunt) the backend runs the record hunt (record/) instead.
+For n >= 6 (or --formulation hunt) the backend runs the record hunt (record/) instead.
 """
 from __future__ import annotations
 
