@@ -435,3 +435,12 @@ def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_
     rest = exact(24, 0, 340, True, NEVER, Settings(threads=2, runs=there, quiet=True))
     assert (rest.best, rest.count, rest.positions, rest.complete) == (340, 6, whole.positions, True)
     assert whole.count == 6 and not list(there.glob("*.sqlite"))
+
+
+def test_a_native_runs_options_become_the_task_layers_settings_in_one_place():
+    """Settings.of is the one translation the searches use (stones, squares, percolation transfer)."""
+    from workbench.solvers.base import Options
+
+    options = Options(time_limit=9.0, threads=3, cluster="local:2", fresh=True, quiet=True)
+    assert Settings.of(options, 5.0) == Settings(3, 5.0, "local:2", fresh=True, quiet=True)
+    assert Settings.of(options).time_limit is None and Settings.of(Options()).cluster is None

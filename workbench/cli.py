@@ -287,7 +287,7 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 def cmd_solve(args, count: bool = False) -> int:
     if not count and _by_model(args, "solve"):
         from . import modelruns
-        return modelruns.command(args, "solve", sys.modules[__name__])
+        return modelruns.command(args, "solve", out, err)
     puzzle = get(args.puzzle)
     question = Count(args.show) if count else Optimise()
     settings = _options(args)
@@ -384,7 +384,7 @@ def _store(path: Path, run: pipeline.Run) -> None:
 def cmd_compare(args) -> int:
     if _by_model(args, "compare"):
         from . import modelruns
-        return modelruns.command(args, "compare", sys.modules[__name__])
+        return modelruns.command(args, "compare", out, err)
     if args.repeat != 1:
         raise BadInput("--repeat goes with compare --model")
     if args.solvers is None:
@@ -490,7 +490,7 @@ def cmd_bench(args) -> int:
 
     if args.model:
         from . import modelruns
-        return modelruns.command(args, "bench", sys.modules[__name__])
+        return modelruns.command(args, "bench", out, err)
     for name in args.puzzle or []:
         get(name)
     from .bench import COLUMNS as BENCH_COLUMNS

@@ -70,7 +70,7 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     if heuristics_only:
         return Outcome(ub, solution_json(n, margin, found), complete=False, message=f"heuristic bound ({how})")
 
-    settings = Settings(options.threads, None, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    settings = Settings.of(options)
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
         Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)),
         params.lookahead, params.pooled)

@@ -187,8 +187,7 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     record/, is the other method.)"""
     assert n is not None
     cut = default_cut(n) if params.cut is None else params.cut
-    settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
-                        quiet=options.quiet)
+    settings = Settings.of(options, options.time_limit)
     out = search(n, settings, options.seed, cut, report)
     board = out.witness or []
     if not board and out.best == 1:
