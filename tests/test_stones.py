@@ -88,7 +88,7 @@ def test_model_backends_agree_on_a_small_box(solver):
 def test_position_model_proves_a2_without_a_box():
     """CP-SAT's default for stones is the position model: box-free for n <= 4, so its optimum is a(n)."""
     r = pipeline_solve(plan("stones", 2, "cpsat"), Options(time_limit=120, threads=1))
-    assert (r.formulation, r.table_key) == ("position", "stones")
+    assert (r.formulation, r.variant) == ("position", "stones")
     assert r.result.status == Status.OPTIMAL and r.result.objective == PUBLISHED[2] and r.verdict.ok
 
 

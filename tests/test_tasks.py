@@ -90,12 +90,12 @@ def test_a_journal_gives_back_a_witness_with_its_types(tmp_path):
     found = Outcome(10, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 52121584, True, 1)
     key = {"search": "witness", "tasks": 2}
     journal = Journal(tmp_path, key, codec=codec(2, None))
-    journal.record(0, found, 1.5)
+    journal.task_done(0, found, 1.5)
     journal.close()
     journal = Journal(tmp_path, key, codec=codec(2, None))
     (row,) = journal.read().rows.values()
     assert row.outcome == found and isinstance(row.outcome.witness[0], Placement)
-    journal.record(1, Outcome(9, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 5, True, 1), 1.0)
+    journal.task_done(1, Outcome(9, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 5, True, 1), 1.0)
     with pytest.raises(JournalBroken, match="row 2: task 1: its witness is worth 10 by the checker, the row says 9"):
         journal.read()
     journal.close()

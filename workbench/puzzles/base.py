@@ -205,7 +205,7 @@ class Puzzle(Generic[P]):
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: P, formulation: str = "") -> str:
+    def published_series(self, params: P, formulation: str = "") -> str:
         """The name of the published series these params reproduce (variants differ): a count that a
         puzzle which optimises makes is a series of its own, <name>-<formulation>."""
         counts = self.sense is not None and formulation in self.counting_formulations
@@ -214,7 +214,7 @@ class Puzzle(Generic[P]):
     def variant(self, params: P, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
-        return self.table_key(params, formulation)
+        return self.published_series(params, formulation)
 
     def setting(self, params: P) -> str:
         """The options a run sets away from their defaults, as text: part of a table row's key, since

@@ -125,7 +125,7 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
                 axes[0].plot([c % SIDE + 0.5 for c in cells], [c // SIDE + 0.5 for c in cells],
                              color="#c0392b", lw=2.5, alpha=0.6)
 
-    def table_key(self, params: Magic15Params, formulation: str = "") -> str:
+    def published_series(self, params: Magic15Params, formulation: str = "") -> str:
         """Published figures: the optimum from the sorted boards, and the counts of magic squares
         (OEIS A006052); other starts and pandiagonal targets are variants without one."""
         pandiagonal = "_pandiagonal" if params.pandiagonal else ""
@@ -157,8 +157,9 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
             cases.append(BenchCase(self.name, None, solver, 300.0, formulation="plan", params=short,
                                    label="planning model on the scrambled start, horizon 18"))
             for params in ({"symmetry": False}, {"symmetry": True}, {"symmetry": False, "pandiagonal": True}):
+                series = self.published_series(self.params(params), "squares")
                 cases.append(BenchCase(self.name, None, solver, 300.0, formulation="squares", params=params,
-                                       count=True, label=f"count {self.table_key(self.params(params), 'squares')}"))
+                                       count=True, label=f"count {series}"))
         return cases
 
 

@@ -116,12 +116,12 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
         """The recursion, save for the permutation variant, which has only the transfer matrix."""
         return "transfer" if params.permutation else "recursion"
 
-    def table_key(self, params: PercolationParams, formulation: str = "") -> str:
+    def published_series(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"
 
     def variant(self, params: PercolationParams, formulation: str = "") -> str:
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
-        key = self.table_key(params, formulation)
+        key = self.published_series(params, formulation)
         return key + "-transfer" if formulation == "transfer" and not params.permutation else key
 
     def showcase_cases(self) -> list[ShowcaseCase]:

@@ -113,7 +113,7 @@ class StonesPuzzle(Puzzle[StonesParams]):
         if formulation == "exact" and n is not None and n > 8:
             raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
 
-    def table_key(self, params: StonesParams, formulation: str = "") -> str:
+    def published_series(self, params: StonesParams, formulation: str = "") -> str:
         """a(n) is box-free and uncapped: a boxed or capped run answers a narrower question, and is
         compared with no published value (its key has no data file)."""
         narrower = params.box or params.top or formulation in ("max", "reach")

@@ -148,7 +148,7 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
             if parts:
                 progress.grow(len(parts))
             if journal:
-                journal.record(task, outcome, seconds, parts)
+                journal.task_done(task, outcome, seconds, parts)
         if outcome.beats(total) and on_better:
             on_better(outcome)
         total = total.merge(outcome)
