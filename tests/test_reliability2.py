@@ -16,8 +16,8 @@ from test_reliability import bad
 
 import workbench
 from workbench.cli import main
-from workbench.puzzles.stones.record import store
-from workbench.puzzles.stones.record.run import solve as hunt_solve
+from workbench.puzzles.stones.hunt import store
+from workbench.puzzles.stones.hunt.run import solve as hunt_solve
 from workbench.search.tasks import Journal, Settings, Split, run
 from workbench.solvers.base import Incumbent, Result, Status
 from workbench.solvers.runner import Tracker

@@ -8,10 +8,10 @@ from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.stones.check import check as check_board
+from workbench.puzzles.stones.hunt.lookahead import prefix
 from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
-from workbench.puzzles.stones.record.lookahead import prefix
 from workbench.puzzles.stones.search import search
 from workbench.search.tasks import Settings
 from workbench.solvers.base import Options, Status

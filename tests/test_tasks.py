@@ -159,7 +159,7 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     finally:
         held.close()
     old = Journal(tmp_path / "old", {"search": "squares", "tasks": 511, "code": "0" * 16})
-    old.record(3, Outcome(positions=7), 1.0)
+    old.task_done(3, Outcome(positions=7), 1.0)
     old.close()
     assert main(["journals", "--dir", str(tmp_path / "old")]) == 0
     shown = capsys.readouterr().out

@@ -19,7 +19,7 @@ from .check import draw, parse_board
 from .model import FORMULATIONS, build
 
 WARM_UP = "workbench.puzzles.stones.search:warm_up"   # compiles the exact search and the record hunt
-ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record/beam.py)
+ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (hunt/beam.py)
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
 MODELS, EXACT, HUNT = tuple(FORMULATIONS), ("exact",), ("hunt",)   # the formulations an option applies to
 
@@ -92,7 +92,7 @@ class StonesPuzzle(Puzzle[StonesParams]):
                                          "(the default for n <= 5; n <= 8)",
                                 search="workbench.puzzles.stones.search:solve", warm_up=WARM_UP, tasks=True),
                     Formulation("hunt", "record hunt: beam searches with lookaheads (the default for n >= 6)",
-                                search="workbench.puzzles.stones.record.run:solve", warm_up=WARM_UP, tasks=True))
+                                search="workbench.puzzles.stones.hunt.run:solve", warm_up=WARM_UP, tasks=True))
     checker = staticmethod(check_board)
     Params = StonesParams
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
