@@ -112,6 +112,17 @@ def test_table_rows_of_different_starts_are_not_confused(tmp_path):
     assert "skipped" in again.stdout
 
 
+def test_a_method_is_named_by_its_formulation_alone_and_its_table_follows_it():
+    """One spelling per method: --formulation names it (else n and the params pick the default),
+    and the results table follows the method, not an option that used to pick it."""
+    plan = pipeline.plan
+    assert [plan("stones", n).formulation for n in (5, 6)] == ["exact", "hunt"]
+    assert [plan("squares", 9, formulation=f).variant for f in (None, "heuristic")] == ["squares", "squares-heuristic"]
+    assert plan("percolation", 5, formulation="transfer").variant == "percolation-transfer"
+    permutation = plan("percolation", 5, params={"permutation": True})
+    assert (permutation.formulation, permutation.variant) == ("transfer", "percolation-permutation")
+
+
 def test_an_exact_stones_run_is_not_skipped_for_a_hunt_row(tmp_path):
     out = tmp_path / "s.csv"
     hunt = wb("table", "stones", "--n", "6", "--time-limit", "2", "-o", str(out))

@@ -72,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
         q.add_argument("--threads", type=THREADS, default=2)
         q.add_argument("--seed", type=SEED, default=0)
-        q.add_argument("--formulation", help="model formulation (see `workbench list`)")
+        q.add_argument("--formulation", help="model formulation or search method (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--cluster", type=cluster_address, metavar="WHERE",
                        help="native searches: local:K worker processes, tcp://HOST:PORT or a scheduler file "
