@@ -35,7 +35,7 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
     # compile the kernels once (numba caches them), so that no timed case pays for it
     $py -m workbench solve stones --n 2 --solver search --threads 2 --quiet >/dev/null
     $py -m workbench solve squares --n 12 --solver search --threads 2 --quiet >/dev/null
-    $py -m workbench count percolation --n 5 --counter transfer --threads 2 --quiet >/dev/null
+    $py -m workbench count percolation --n 5 --formulation transfer --threads 2 --quiet >/dev/null
     echo "warm-up done at $((SECONDS - began)) s"
     case $part in
     A)  bench 16 "scale-out: exact search a(4)"
@@ -49,7 +49,7 @@ bench() {   # bench THREADS LABEL [--n N ...]: stop a case that would run past t
         bench 1 "scale-out: exact search, whole run" --n 26
         bench 1 "scale-out: transfer-matrix count a(9)" ;;
     C)  bench 16 "scale-out: exact search, whole run" --n 31 --n 32 --n 33 --n 34 --n 35
-        [ "$(left)" -gt 60 ] && timeout "$(left)" $py -m workbench.puzzles.stones.record 8 \
+        [ "$(left)" -gt 60 ] && timeout "$(left)" $py -m workbench.puzzles.stones.hunt 8 \
             --time-limit "$(($(left) - 20))" --threads 16 --out "$out/stones-8.json" ;;
     D)  export WORKBENCH_JOURNALS=$out/journals
         proof() {   # proof N BOUND LOOKAHEAD FILE: a table row, or a journal to resume from

@@ -12,7 +12,7 @@ import sys
 CASES = [
     "solve squares --n 22 --solver search",
     "solve stones --n 4 --solver search",
-    "count percolation --n 8 --counter transfer",
+    "count percolation --n 8 --formulation transfer",
     "count percolation --n 100",
     "solve enigma144 --n 10 --solver maxsat",
     "solve enigma144 --n 8 --solver highs",

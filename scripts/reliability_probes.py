@@ -99,7 +99,7 @@ def keys_start() -> bool:
 def keys_exact() -> bool:
     out = SCRATCH / "s6.csv"
     wb("table", "stones", "--n", "6", "--time-limit", "2", "-o", str(out))
-    p = wb("table", "stones", "--n", "6", "--exact", "--time-limit", "2", "-o", str(out))
+    p = wb("table", "stones", "--n", "6", "--formulation", "exact", "--time-limit", "2", "-o", str(out))
     return "skipped" not in p.stdout and len(rows(out)) == 2
 
 
@@ -154,7 +154,7 @@ PROBES = {
     # 4 - 5
     "short write, torn row, full tmpfs (fault tests)": short_write,
     "table key: magic15 --start A then B": keys_start,
-    "table key: stones n=6 hunt then --exact": keys_exact,
+    "table key: stones n=6 hunt then exact": keys_exact,
     # 6
     "verify: edited objective/bound/match": lambda: verify_exit(
         "enigma144", edited(objective=12, bound=12, match="NEW RECORD (proven)")) == 1,
@@ -189,9 +189,9 @@ PROBES = {
     "table magic15 --n 3": lambda: one_line_2("table", "magic15", "--n", "3"),
     "--threads 1000 with cbc": lambda: one_line_2("solve", "enigma144", "--n", "3", "--solver", "cbc",
                                                   "--threads", "1000"),
-    "--exact --hunt": lambda: one_line_2("solve", "stones", "--n", "4", "--exact", "--hunt"),
-    "--all --heuristic": lambda: one_line_2("solve", "squares", "--n", "4", "--solver", "search", "--all",
-                                            "--heuristic"),
+    "--exact (gone)": lambda: one_line_2("solve", "stones", "--n", "4", "--exact"),
+    "--all with the heuristic": lambda: one_line_2("solve", "squares", "--n", "4", "--formulation", "heuristic",
+                                                   "--all"),
     "--top with the search": lambda: one_line_2("solve", "stones", "--n", "4", "--top", "30"),
     # misleading
     "squares proof says its assumption": lambda: "assumes all squares" in wb(

@@ -24,8 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from workbench.puzzles.stones.kernel import subtree
-from workbench.puzzles.stones.record.beam import (
+from workbench.puzzles.stones.hunt.beam import (
     FILTERS,
     LEXICOGRAPHIC,
     ONE,
@@ -35,8 +34,9 @@ from workbench.puzzles.stones.record.beam import (
     to_board,
     to_sequence,
 )
-from workbench.puzzles.stones.record.lookahead import LOOKAHEAD_POSITIONS, _look, lookahead, prefix
-from workbench.puzzles.stones.record.sweep import fresh_class, rank_by_lookahead, sweep_order
+from workbench.puzzles.stones.hunt.lookahead import LOOKAHEAD_POSITIONS, _look, lookahead, prefix
+from workbench.puzzles.stones.hunt.sweep import fresh_class, rank_by_lookahead, sweep_order
+from workbench.puzzles.stones.kernel import subtree
 
 
 def touching(cell: tuple[int, int]) -> set[tuple[int, int]]:

@@ -10,7 +10,7 @@ from workbench.models.core import HittingSet
 from workbench.puzzles import REGISTRY, published_table, register
 from workbench.solvers import BACKENDS, backend_class, canonical, installed
 
-# The native searches journal their tasks (workbench/search/tasks.py): each test process keeps its
+# The native searches journal their tasks (workbench/search/tasks/): each test process keeps its
 # journals apart, so that two processes never meet on one journal and no test leaves one behind.
 os.environ.setdefault("WORKBENCH_JOURNALS", tempfile.mkdtemp(prefix="workbench-journals-"))
 os.environ.setdefault("WORKBENCH_JOURNAL_KEY", str(Path(tempfile.mkdtemp(prefix="workbench-key-")) / "journal.key"))

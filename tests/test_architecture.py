@@ -120,7 +120,7 @@ def test_every_error_raised_on_purpose_is_a_workbench_error_from_errors_py():
     old_homes = {"puzzles.base": "BadInput", "solvers": "UnknownSolver Unavailable UnsupportedModel",
                  "search.tasks": "JournalBusy JournalBroken SchedulerUnreachable", "search.outcome": "Refused",
                  "api": "RowNotStored", "pipeline": "BadRow", "tables": "NotOurs",
-                 "puzzles.stones.record.store": "BrokenStore", "userfile.flatzinc": "CompileCut NotLinear"}
+                 "puzzles.stones.hunt.store": "BrokenStore", "userfile.flatzinc": "CompileCut NotLinear"}
     for module, names in old_homes.items():
         for name in names.split():
             assert getattr(importlib.import_module(f"workbench.{module}"), name) is getattr(errors, name)

@@ -165,10 +165,10 @@ def test_journals_lists_crafted_journals_without_a_traceback(tmp_path, capsys):
     from workbench.cli import main
 
     marked = Journal(tmp_path, {"search": "[red]x", "tasks": 2, "note": "[bold]hi[/bold]"})
-    marked.record(0, Outcome(positions=5), 1.0)
+    marked.task_done(0, Outcome(positions=5), 1.0)
     marked.close()
     stamped = Journal(tmp_path, {"search": "stamped", "tasks": 2})
-    stamped.record(0, Outcome(positions=3), 1.0)
+    stamped.task_done(0, Outcome(positions=3), 1.0)
     stamped.close()
     forge(stamped.path, lambda rows: rows[0].update(finished="yesterday"))
     listed = Journal(tmp_path, {"search": "listed", "tasks": 2})

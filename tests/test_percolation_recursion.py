@@ -196,7 +196,7 @@ def test_residue_primes_cover_the_bound():
 def test_cli_residue_count_equals_the_exact_one():
     out = [subprocess.run([sys.executable, "-m", "workbench", "count", "percolation", "--n", "45", "--json", *extra],
                           capture_output=True, text=True, timeout=300, check=True).stdout
-           for extra in ([], ["--counter", "residues"])]
+           for extra in ([], ["--formulation", "residues"])]
     exact, by_residues = (json.loads(o) for o in out)
     assert by_residues["count"] == exact["count"] == terms(45)[-1] and by_residues["status"] == "complete"
     assert "Chinese remainder" in by_residues["message"]
@@ -221,8 +221,8 @@ def test_puzzle_knows_the_transfer_limit_without_loading_numba():
 
 @pytest.mark.parametrize("args,message", [
     (["--n", "0"], "between 1 and 500"), (["--n", "501"], "between 1 and 500"),
-    (["--n", "2.5"], "must be an integer"), (["--n", "13", "--counter", "transfer"], "between 1 and 12"),
-    (["--n", "5", "--counter", "rows"], "recursion, residues, transfer")])
+    (["--n", "2.5"], "must be an integer"), (["--n", "13", "--formulation", "transfer"], "between 1 and 12"),
+    (["--n", "5", "--formulation", "rows"], "recursion, residues, transfer")])
 def test_cli_bad_n_one_line_exit_2(args, message):
     r = subprocess.run([sys.executable, "-m", "workbench", "count", "percolation", *args],
                        capture_output=True, text=True, timeout=60)

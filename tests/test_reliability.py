@@ -112,13 +112,25 @@ def test_table_rows_of_different_starts_are_not_confused(tmp_path):
     assert "skipped" in again.stdout
 
 
+def test_a_method_is_named_by_its_formulation_alone_and_its_table_follows_it():
+    """One spelling per method: --formulation names it (else n and the params pick the default),
+    and the results table follows the method, not an option that used to pick it."""
+    plan = pipeline.plan
+    assert [plan("stones", n).formulation for n in (5, 6)] == ["exact", "hunt"]
+    assert [plan("squares", 9, formulation=f).variant for f in (None, "heuristic")] == ["squares", "squares-heuristic"]
+    assert plan("percolation", 5, formulation="transfer").variant == "percolation-transfer"
+    permutation = plan("percolation", 5, params={"permutation": True})
+    assert (permutation.formulation, permutation.variant) == ("transfer", "percolation-permutation")
+
+
 def test_an_exact_stones_run_is_not_skipped_for_a_hunt_row(tmp_path):
     out = tmp_path / "s.csv"
     hunt = wb("table", "stones", "--n", "6", "--time-limit", "2", "-o", str(out))
-    exact = wb("table", "stones", "--n", "6", "--exact", "--time-limit", "2", "-o", str(out))
+    exact = wb("table", "stones", "--n", "6", "--formulation", "exact", "--time-limit", "2", "-o", str(out))
     assert hunt.returncode == 0 and exact.returncode == 0, hunt.stderr + exact.stderr
     assert "skipped" not in exact.stdout
-    assert sorted(r["setting"] for r in csv.DictReader(out.open())) == ["", '{"exact":true}']
+    assert sorted((r["formulation"], r["setting"]) for r in csv.DictReader(out.open())) == [("exact", ""),
+                                                                                           ("hunt", "")]
 
 
 # 6. verify checks every claim of a record -----------------------------------------------------
@@ -216,12 +228,17 @@ def test_a_huge_range_is_refused_before_it_is_built(capsys):
     (["table", "magic15", "--n", "3"], "takes no --n"),
     (["solve", "enigma144", "--n", "3", "--solver", "cbc", "--threads", "1000"], "threads"),
     (["solve", "enigma144", "--n", "3", "--seed", "-1"], "seed"),
-    (["solve", "stones", "--n", "4", "--exact", "--hunt"], "exclude"),
-    (["solve", "squares", "--n", "4", "--solver", "search", "--all", "--heuristic"], "exclude"),
+    (["solve", "stones", "--n", "4", "--exact"], "--exact is gone: use --formulation exact"),
+    (["solve", "stones", "--n", "4", "--hunt"], "--hunt is gone: use --formulation hunt"),
+    (["solve", "squares", "--n", "4", "--heuristic"], "--heuristic is gone: use --formulation heuristic"),
+    (["count", "percolation", "--n", "4", "--counter", "transfer"], "--counter is gone: use --formulation transfer"),
+    (["solve", "squares", "--n", "4", "--formulation", "heuristic", "--all"], "exact search method only"),
+    (["solve", "stones", "--n", "3", "--formulation", "exact", "--width", "1000"], "hunt search method only"),
+    (["solve", "stones", "--n", "9", "--formulation", "exact"], "handles n <= 8"),
     (["solve", "stones", "--n", "4", "--top", "30"], "model backends only"),
     (["solve", "stones", "--n", "4", "--box", "9"], "model backends only"),
-    (["solve", "stones", "--n", "2", "--solver", "cpsat", "--exact"], "search backend only"),
-    (["solve", "squares", "--n", "4", "--solver", "highs", "--heuristic"], "search backend only"),
+    (["solve", "stones", "--n", "2", "--solver", "cpsat", "--cut", "3"], "exact search method only"),
+    (["solve", "squares", "--n", "4", "--solver", "highs", "--diagonal-above", "9"], "native search backend only"),
     (["solve", "squares", "--n", "4", "--solver", "search", "--formulation", "strong"], "no --formulation"),
     (["compare", "enigma144", "--n", "3", "--solvers", "highs,search"], "no native search"),
 ])

@@ -16,8 +16,8 @@ from test_reliability import bad
 
 import workbench
 from workbench.cli import main
-from workbench.puzzles.stones.record import store
-from workbench.puzzles.stones.record.run import solve as hunt_solve
+from workbench.puzzles.stones.hunt import store
+from workbench.puzzles.stones.hunt.run import solve as hunt_solve
 from workbench.search.tasks import Journal, Settings, Split, run
 from workbench.solvers.base import Incumbent, Result, Status
 from workbench.solvers.runner import Tracker
@@ -60,7 +60,7 @@ def test_certify_is_refused_before_a_native_search_runs(capsys):
     (["solve", "stones", "--n", "4", "--cluster", "tcp://head"], "--cluster"),
     (["solve", "enigma144", "--n", "3", "--solver", "highs", "--cluster", "local:2"], "--cluster applies"),
     (["solve", "magic15", "--cluster", "local:2"], "--cluster applies"),
-    (["solve", "squares", "--n", "9", "--heuristic", "--cluster", "local:2"], "--cluster applies"),
+    (["solve", "squares", "--n", "9", "--formulation", "heuristic", "--cluster", "local:2"], "--cluster applies"),
     (["solve", "enigma144", "--n", "3", "--solver", "highs", "--fresh"], "--fresh applies"),
     (["count", "percolation", "--n", "4", "--show", "1000000000000"], "--show"),
     (["count", "percolation", "--n", "4", "--show", "-1"], "--show"),

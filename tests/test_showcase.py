@@ -18,7 +18,7 @@ def test_not_finished_differs_error_and_matched_are_told_apart(tmp_path):
     matched = workbench.table("enigma144", "3..4", results_dir=tmp_path)
     # stopped by a tiny limit: stones a(3) with its best board so far, percolation a(8) uncounted
     stopped = [workbench.solve("stones", 3, time_limit=0.01), workbench.count("percolation", 8, time_limit=0.01,
-                                                                               counter="transfer")]
+                                                                               formulation="transfer")]
     assert [run.proven for run in stopped] == [False, False]
     row = read_rows(tmp_path / "enigma144.csv")[0]
     board = json.loads(row["solution"])
@@ -60,7 +60,8 @@ def test_a_forced_time_out_is_reported_as_not_finished_and_the_job_does_not_fail
                        env=dict(os.environ, COLUMNS="80"))
     assert p.returncode == 0, p.stdout + p.stderr
     assert "DIFFERS" not in p.stdout and "not finished in time (not a failure)" in p.stdout
-    transfer = next(r for r in read_rows(tmp_path / "summary.csv") if r["puzzle"] == "percolation --counter transfer")
+    transfer = next(r for r in read_rows(tmp_path / "summary.csv")
+                    if r["puzzle"] == "percolation --formulation transfer")
     assert transfer["N"] == "1..7" and "not finished within 0.01 s" in transfer["notes"]
     n = re.match(r"N=(\d+): not finished", transfer["notes"]).group(1)
-    assert f"not finished within 0.01 s: percolation --counter transfer N={n}" in p.stdout
+    assert f"not finished within 0.01 s: percolation --formulation transfer N={n}" in p.stdout

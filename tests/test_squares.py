@@ -24,11 +24,12 @@ PUBLISHED = published_values("squares")
 CHAFFIN_COUNTS = [1, 1, 1, 1, 3, 14, 1, 44, 3, 6, 2, 52, 2, 6, 2, 4, 9, 4, 8, 7]   # n = 1..20, his table
 
 
-def native(n: int, **params):
+def native(n: int, heuristics_only: bool = False, **params):
     """No time limit, and the search compiled first: a cold numba compile on a loaded machine would
     otherwise eat the heuristics' 60 s (their cap before an exact search) and leave no bound."""
     warm_up()
-    return result(native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None), OPTIMISE)
+    return result(native_solve(n, PUZZLE.params(params), Options(time_limit=None), lambda inc: None,
+                               heuristics_only=heuristics_only), OPTIMISE)
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +81,7 @@ def test_native_counts_match_chaffin():
 
 
 def test_heuristic_is_feasible_and_not_below_the_optimum():
-    r = native(20, heuristic=True)
+    r = native(20, heuristics_only=True)
     assert r.status == Status.FEASIBLE and r.objective >= PUBLISHED[20]
     assert PUZZLE.check(20, r.solution, {}).ok
 

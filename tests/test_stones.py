@@ -8,10 +8,10 @@ from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.base import BadInput, Verdict
 from workbench.puzzles.stones.check import check as check_board
+from workbench.puzzles.stones.hunt.lookahead import prefix
 from workbench.puzzles.stones.kernel import subtree
 from workbench.puzzles.stones.model import box_model, decode
 from workbench.puzzles.stones.puzzle import StonesPuzzle
-from workbench.puzzles.stones.record.lookahead import prefix
 from workbench.puzzles.stones.search import search
 from workbench.search.tasks import Settings
 from workbench.solvers.base import Options, Status
@@ -72,7 +72,7 @@ def test_exhaustive_ending_of_the_seed_board():
 
 
 def test_record_hunt_finds_a_valid_board():
-    r = pipeline_solve(plan("stones", 3, "search", params={"hunt": True}), Options(time_limit=5))
+    r = pipeline_solve(plan("stones", 3, "search", "hunt"), Options(time_limit=5))
     assert r.result.status == Status.FEASIBLE and r.verdict.ok and r.result.objective >= 20
 
 
@@ -88,7 +88,7 @@ def test_model_backends_agree_on_a_small_box(solver):
 def test_position_model_proves_a2_without_a_box():
     """CP-SAT's default for stones is the position model: box-free for n <= 4, so its optimum is a(n)."""
     r = pipeline_solve(plan("stones", 2, "cpsat"), Options(time_limit=120, threads=1))
-    assert (r.formulation, r.table_key) == ("position", "stones")
+    assert (r.formulation, r.variant) == ("position", "stones")
     assert r.result.status == Status.OPTIMAL and r.result.objective == PUBLISHED[2] and r.verdict.ok
 
 

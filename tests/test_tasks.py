@@ -90,12 +90,12 @@ def test_a_journal_gives_back_a_witness_with_its_types(tmp_path):
     found = Outcome(10, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 52121584, True, 1)
     key = {"search": "witness", "tasks": 2}
     journal = Journal(tmp_path, key, codec=codec(2, None))
-    journal.record(0, found, 1.5)
+    journal.task_done(0, found, 1.5)
     journal.close()
     journal = Journal(tmp_path, key, codec=codec(2, None))
     (row,) = journal.read().rows.values()
     assert row.outcome == found and isinstance(row.outcome.witness[0], Placement)
-    journal.record(1, Outcome(9, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 5, True, 1), 1.0)
+    journal.task_done(1, Outcome(9, [Placement(2, 0, 0), Placement(1, 0, 0)], 1, 5, True, 1), 1.0)
     with pytest.raises(JournalBroken, match="row 2: task 1: its witness is worth 10 by the checker, the row says 9"):
         journal.read()
     journal.close()
@@ -159,7 +159,7 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     finally:
         held.close()
     old = Journal(tmp_path / "old", {"search": "squares", "tasks": 511, "code": "0" * 16})
-    old.record(3, Outcome(positions=7), 1.0)
+    old.task_done(3, Outcome(positions=7), 1.0)
     old.close()
     assert main(["journals", "--dir", str(tmp_path / "old")]) == 0
     shown = capsys.readouterr().out
@@ -368,8 +368,8 @@ def test_stones_a4_with_capped_tasks_stopped_by_its_time_limit_resumes_exactly(t
 
 
 def test_percolation_transfer_count_killed_halfway_resumes_to_the_published_count(tmp_path):
-    """`count percolation --n 8 --counter transfer` killed partway, then rerun: A146971(8) exactly."""
-    record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--counter", "transfer"],
+    """`count percolation --n 8 --formulation transfer` killed partway, then rerun: A146971(8) exactly."""
+    record = killed_a_third_of_the_way_then_rerun(["count", "percolation", "--n", "8", "--formulation", "transfer"],
                                                   tmp_path)
     assert (record["count"], record["status"], record["match"]) == (7006916, "complete", "yes")
 
@@ -435,3 +435,12 @@ def test_a_squares_journal_moved_to_another_folder_resumes_to_the_uninterrupted_
     rest = exact(24, 0, 340, True, NEVER, Settings(threads=2, runs=there, quiet=True))
     assert (rest.best, rest.count, rest.positions, rest.complete) == (340, 6, whole.positions, True)
     assert whole.count == 6 and not list(there.glob("*.sqlite"))
+
+
+def test_a_native_runs_options_become_the_task_layers_settings_in_one_place():
+    """Settings.of is the one translation the searches use (stones, squares, percolation transfer)."""
+    from workbench.solvers.base import Options
+
+    options = Options(time_limit=9.0, threads=3, cluster="local:2", fresh=True, quiet=True)
+    assert Settings.of(options, 5.0) == Settings(3, 5.0, "local:2", fresh=True, quiet=True)
+    assert Settings.of(options).time_limit is None and Settings.of(Options()).cluster is None

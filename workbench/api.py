@@ -429,7 +429,7 @@ def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any],
     if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
         false.append(f"proven, with status {status}")
     measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),
-                       verdict, published(puzzle.table_key(params, formulation), n))
+                       verdict, published(puzzle.published_series(params, formulation), n))
     if match is not None and match != measured_run.match:
         false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
     return false

@@ -33,7 +33,7 @@ SEQUENCES = {
         "A146971", "percolation", "percolation.csv", "count", 1,
         "exact count by the polynomial recursion over rectangles (workbench/puzzles/percolation/recursion.py, "
         "docs/notes/percolation.md): a(1..230) in big integers, a(231..500) modulo the 200 largest primes below 2^26 "
-        "joined by the Chinese remainder theorem (--counter residues); a(1..10) equal Tromp's exhaustive search; "
+        "joined by the Chinese remainder theorem (--formulation residues); a(1..10) equal Tromp's exhaustive search; "
         "a(1..230) equal the residue route, and every term equals the recursion modulo 8 further primes "
         "(scripts/percolation_crt_check.py)"),
     "squares": Sequence(

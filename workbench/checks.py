@@ -88,14 +88,13 @@ def options(time_limit: float | None = 60.0, threads: int = 2, seed: int = 0, cl
                    fresh=bool(fresh), verbose=bool(verbose), quiet=bool(quiet))
 
 
-def applicable(puzzle: Puzzle[Any], params: Any, formulation: str, options: Options) -> None:
+def applicable(puzzle: Puzzle[Any], formulation: str, options: Options) -> None:
     """Run options that this run would ignore are bad input: --cluster and --fresh belong to the
     search methods that run on the task layer. (--show is a flag of `count` alone.)"""
-    on_tasks = formulation in puzzle.methods and puzzle.task_layer(params)
     for flag, set_ in (("--cluster", options.cluster is not None), ("--fresh", options.fresh)):
-        if set_ and not on_tasks:
+        if set_ and not puzzle.on_tasks(formulation):
             raise BadInput(f"{flag} applies to the native searches that run on the task layer "
-                           f"(stones, squares without --heuristic, percolation --counter transfer), "
+                           f"(stones, squares exact, percolation transfer), "
                            f"not to this {puzzle.name} run ({formulation})")
 
 

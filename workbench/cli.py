@@ -40,6 +40,17 @@ class Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+# The method flags of the last release, each now a formulation: refused with the one spelling that
+# replaced it (remove them in the release after).
+RETIRED = {"--exact": "exact", "--hunt": "hunt", "--heuristic": "heuristic", "--counter": "recursion|residues|transfer"}
+
+
+class _Retired(argparse.Action):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        parser.error(f"{option_string} is gone: use --formulation {values or self.const}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="workbench", description="Integer-programming and constraint-model workbench "
                                              "for combinatorial puzzles")
@@ -61,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--time-limit", type=TIME_LIMIT, default=60.0, help="seconds (default 60)")
         q.add_argument("--threads", type=THREADS, default=2)
         q.add_argument("--seed", type=SEED, default=0)
-        q.add_argument("--formulation", help="model formulation (see `workbench list`)")
+        q.add_argument("--formulation", help="model formulation or search method (see `workbench list`)")
         q.add_argument("-v", "--verbose", action="store_true", help="solver log on stderr")
         q.add_argument("--cluster", type=cluster_address, metavar="WHERE",
                        help="native searches: local:K worker processes, tcp://HOST:PORT or a scheduler file "
@@ -76,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
                 q.add_argument(opt.flag, action="store_true", default=None, help=opt.help)
             else:
                 q.add_argument(opt.flag, type=opt.type, default=None, help=opt.help)
+        for flag, method in RETIRED.items():
+            q.add_argument(flag, action=_Retired, nargs="?" if "|" in method else 0, const=method,
+                           help=argparse.SUPPRESS)
 
     s = sub.add_parser("solve", help="solve one N")
     common(s, model=True)
@@ -274,7 +288,7 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
 def cmd_solve(args, count: bool = False) -> int:
     if not count and _by_model(args, "solve"):
         from . import modelruns
-        return modelruns.command(args, "solve", sys.modules[__name__])
+        return modelruns.command(args, "solve", out, err)
     puzzle = get(args.puzzle)
     question = Count(args.show) if count else Optimise()
     settings = _options(args)
@@ -346,7 +360,7 @@ def cmd_showcase(args) -> int:
     checks.table_file(folder / "summary.csv", showcase.SUMMARY_COLUMNS)
     planned = [api.table_request(case.puzzle, case.n, case.solver,
                                  time_limit=args.time_limit or case.time_limit, threads=args.threads,
-                                 results_dir=folder, **case.params)
+                                 formulation=case.formulation, results_dir=folder, **case.params)
                for case in cases]     # every table (its file too) is checked before the first is computed
     done, lines = [], []
     for case, (table, settings) in zip(cases, planned):
@@ -371,7 +385,7 @@ def _store(path: Path, run: pipeline.Run) -> None:
 def cmd_compare(args) -> int:
     if _by_model(args, "compare"):
         from . import modelruns
-        return modelruns.command(args, "compare", sys.modules[__name__])
+        return modelruns.command(args, "compare", out, err)
     if args.repeat != 1:
         raise BadInput("--repeat goes with compare --model")
     if args.solvers is None:
@@ -477,7 +491,7 @@ def cmd_bench(args) -> int:
 
     if args.model:
         from . import modelruns
-        return modelruns.command(args, "bench", sys.modules[__name__])
+        return modelruns.command(args, "bench", out, err)
     for name in args.puzzle or []:
         get(name)
     from .bench import COLUMNS as BENCH_COLUMNS

@@ -20,6 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from rich.console import Console
+
 from . import api, checks, tables
 from .puzzles.base import BadInput
 from .solvers import installed, require
@@ -219,9 +221,9 @@ def available_solvers() -> list[str]:
 
 # -- the command line ----------------------------------------------------------------------------
 
-def command(args: Any, name: str, ui: Any) -> int:
+def command(args: Any, name: str, out: Console, err: Console) -> int:
     """`solve`, `compare` or `bench` with --model: the files on the backends named, else on every
-    backend here that takes each; `ui` is the command line module (its consoles)."""
+    backend here that takes each; answers go to `out`, what is being run to `err`."""
     puzzle_bits = [flag for flag, given in (("puzzle", getattr(args, "puzzle", None)),
                                             ("--n", getattr(args, "n", None)),
                                             ("--formulation", getattr(args, "formulation", None))) if given]
@@ -237,17 +239,17 @@ def command(args: Any, name: str, ui: Any) -> int:
                       verbose=getattr(args, "verbose", False),
                       backend_options=backend_options(getattr(args, "option", None)))
     models = args.model if isinstance(args.model, list) else [args.model]
-    planned = plan(expand(models), named, args.data, lambda line: ui.err.print(line, markup=False))
+    planned = plan(expand(models), named, args.data, lambda line: err.print(line, markup=False))
     unused = set(options.backend_options) - {s.partition(":")[0] for item in planned for s in item.solvers}
     if unused:
         raise BadInput(f"--option {sorted(unused)[0]}:...: {sorted(unused)[0]} is not among the backends run")
     if name == "solve":
-        return _solve(planned[0], options, args, ui)
+        return _solve(planned[0], options, args, out)
     folder = Path(getattr(args, "results_dir", None) or RUNS)
     output = Path(args.output) if args.output else fresh_output(f"{name}-models", folder)
     checks.table_file(output, COLUMNS)
     runs = run(planned, options, getattr(args, "repeat", 1),
-               on_start=lambda mf, solver, k: ui.err.print(f"running {solver} on {mf.path.name}"
+               on_start=lambda mf, solver, k: err.print(f"running {solver} on {mf.path.name}"
                                                            + (f" (repeat {k})" if k > 1 else "") + " ..."),
                on_run=lambda done: tables.append_row(output, row(done), COLUMNS))
     status = 0
@@ -255,18 +257,18 @@ def command(args: Any, name: str, ui: Any) -> int:
         lines, code = summary(item, [done for done in runs if done.file is item.file])
         status = max(status, code)
         for line in lines:
-            ui.out.print(line, markup=False, style="red" if line.lstrip().startswith(("DISAGREEMENT", "every"))
+            out.print(line, markup=False, style="red" if line.lstrip().startswith(("DISAGREEMENT", "every"))
                          else None)
-    ui.out.print(f"{len(runs)} rows written to {output}", markup=False)
+    out.print(f"{len(runs)} rows written to {output}", markup=False)
     return status
 
 
-def _solve(item: Planned, options: Options, args: Any, ui: Any) -> int:
+def _solve(item: Planned, options: Options, args: Any, out: Console) -> int:
     (done,) = run([item], options)
     if getattr(args, "json", False):
         print(json.dumps(done.record(), default=str))
     else:
         lines, status = summary(item, [done])
         for line in lines[:2] + (lines[2:] if status else []):
-            ui.out.print(line, markup=False)
+            out.print(line, markup=False)
     return 0 if done.result.status.answered else 1

@@ -62,11 +62,11 @@ class Run(ReadsResult):
     n: int | None = field(init=False, repr=False, compare=False)
     formulation: str = field(init=False, repr=False, compare=False)
     params: Any = field(init=False, repr=False, compare=False)      # the puzzle's typed Params
-    table_key: str = field(init=False, repr=False, compare=False)
+    variant: str = field(init=False, repr=False, compare=False)   # its results table
 
     def __post_init__(self) -> None:
         r = self.request
-        self.puzzle, self.n, self.formulation, self.params, self.table_key = (
+        self.puzzle, self.n, self.formulation, self.params, self.variant = (
             r.puzzle.name, r.n, r.formulation, r.params, r.variant)
 
     @property
@@ -151,7 +151,7 @@ class Run(ReadsResult):
     def record(self) -> dict[str, Any]:
         r = self.result
         return {
-            "puzzle": self.puzzle, "n": self.n, "variant": self.table_key, "formulation": self.formulation,
+            "puzzle": self.puzzle, "n": self.n, "variant": self.variant, "formulation": self.formulation,
             "setting": self.request.puzzle.setting(self.params),
             "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
             "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
@@ -198,10 +198,9 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
                            f"({'a search method' if counting[0] in p.methods else 'a model'})")
         formulation = formulation or usable[0]
     if native:
-        formulation, typed = p.choose_method(n, typed, formulation)
+        formulation = p.method(n, typed, formulation)
         if not count and p.sense is not None and formulation in p.counting_formulations:
             raise BadInput(f"{p.name}: the {formulation} method counts (the count command)")
-        p.validate(n, typed)
     else:
         models = [f.name for f in p.models]
         if formulation in p.methods:
@@ -209,9 +208,9 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
         formulation = formulation or p.formulation_for(chosen, count)
         if formulation not in models + ["default"]:
             raise BadInput(f"{p.name}: unknown formulation '{formulation}' (known: {', '.join(models)})")
-    p.validate_run(typed, formulation)
+    p.validate_run(n, typed, formulation)
     if options is not None:
-        applicable(p, typed, formulation, options)
+        applicable(p, formulation, options)
     return Request(p, n, typed, chosen, formulation, question)
 
 
@@ -260,7 +259,7 @@ def solve(request: Request[Any], options: Options) -> Run:
                         params=dict(threads=options.threads, time_limit=options.time_limit, seed=options.seed),
                         message=f"the time limit ({options.time_limit:g} s) was reached while the model was "
                                 f"being built ({generated:.1f} s): no backend ran")
-        return Run(request, result, None, published(puzzle.table_key(params, request.formulation), n), generated)
+        return Run(request, result, None, published(puzzle.published_series(params, request.formulation), n), generated)
     result = run_backend(request.solver, built.model, replace(options, time_limit=left), request.question)
     result.params["time_limit"] = options.time_limit       # the run's own limit, not what the build left
     if counting:
@@ -269,7 +268,7 @@ def solve(request: Request[Any], options: Options) -> Run:
     elif result.solution is None and result.values is not None:
         result.solution = built.decode(result.values)
     verdict = _check(request, result)
-    return Run(request, result, verdict, published(puzzle.table_key(params, request.formulation), n), generated)
+    return Run(request, result, verdict, published(puzzle.published_series(params, request.formulation), n), generated)
 
 
 def _row_number(row: dict[str, str], key: str) -> float | None:
@@ -307,7 +306,7 @@ def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> 
                      examples=solution if request.counting else None)
     verdict = _check(request, result)
     request = replace(request, formulation=row.get("formulation", ""))
-    run = Run(request, result, verdict, published(request.puzzle.table_key(request.params, request.formulation),
+    run = Run(request, result, verdict, published(request.puzzle.published_series(request.params, request.formulation),
                                                   request.n))
     false = false_claims(request, claimed, verdict) if strict else []
     if false:
@@ -335,7 +334,7 @@ def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None
     if not counting and bound is not None and measured is not None and sign * (measured - bound) < -1e-6:
         false.append(f"bound {clean_number(bound)}, but the solution measures {clean_number(measured)}, beyond it")
     false += _status_claims(claimed, verdict is not None and verdict.ok, counting)
-    pub = published(puzzle.table_key(params, request.formulation), n)
+    pub = published(puzzle.published_series(params, request.formulation), n)
     value = claimed.count if counting else (measured if measured is not None else objective)
     proof = Status.COMPLETE if counting else Status.OPTIMAL
     if pub is not None and pub.status == "PROVEN" and status == proof and value is not None and value != pub.value:

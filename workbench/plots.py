@@ -85,10 +85,10 @@ def plot_times(path: Path, results: Path = RESULTS) -> Path:
 
 
 def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, Any],
-                results: Path = RESULTS) -> Run:
+                results: Path = RESULTS, formulation: str | None = None) -> Run:
     """The best stored solution for n in results/<table>.csv that the checker accepts again."""
     puzzle = get(puzzle_name)
-    request = plan(puzzle, n, params=params)
+    request = plan(puzzle, n, formulation=formulation, params=params)
     rows = [r for r in tables.read_rows(results / f"{table}.csv")
             if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
     checked = []
@@ -120,7 +120,8 @@ def plot_all(out: str | Path = "docs", results: Path = RESULTS) -> tuple[list[Pa
             if picture.draw is not None:
                 picture.draw(results, path)
             else:
-                best_stored(puzzle.name, picture.table, picture.n, picture.params, results).png(str(path))
+                best_stored(puzzle.name, picture.table, picture.n, picture.params, results,
+                            picture.formulation).png(str(path))
             return path
         return made
 

@@ -27,7 +27,7 @@ class Verdict:
     objective: float | None = None      # the objective the checker itself measured on the solution
 
 
-NATIVE = "native"     # where an option applies: the native search methods (and the name runs had before them)
+_NATIVE_ROWS = "native"     # the formulation that rows from before the search methods were named say
 
 
 @dataclass
@@ -38,7 +38,7 @@ class PuzzleOption:
     help: str
     type: Callable[[str], Any] | None = None   # None: a boolean switch
     default: Any = None
-    applies: str = ""          # "native" or "models" when the option applies to those backends only
+    applies: tuple[str, ...] = ()      # the formulations it applies to (none named: all of them)
 
     @property
     def dest(self) -> str:
@@ -65,9 +65,10 @@ class PuzzleOption:
             raise BadInput(f"{self.flag} wants {kind}, got {value!r}") from None
 
 
-def option(default: Any, help: str, parse: Callable[[str], Any] | None = None, applies: str = "") -> Any:
+def option(default: Any, help: str, parse: Callable[[str], Any] | None = None, applies: tuple[str, ...] = ()) -> Any:
     """A Params field that is also a command-line flag (--field-name); a False default makes a switch,
-    `parse` reads the flag's text (default: the default value's type)."""
+    `parse` reads the flag's text (default: the default value's type); `applies` names the
+    formulations that read it (a run of another refuses it, so that no option is silently ignored)."""
     return field(default=default, metadata={"help": help, "parse": parse, "applies": applies})
 
 
@@ -125,6 +126,7 @@ class Formulation:
     counts: bool = False              # its question is how many solutions there are (the `count` command)
     search: str | None = None         # "module:function": function(n, params, options, report, question) -> Outcome
     warm_up: str | None = None        # "module:function" compiling the search, run before the clock starts
+    tasks: bool = False               # the search runs on the task layer (search/tasks/): --cluster, --fresh
 
 
 class Puzzle(Generic[P]):
@@ -164,18 +166,19 @@ class Puzzle(Generic[P]):
         if not self.n_min <= n <= self.n_max:
             raise BadInput(f"{self.name}: n must be between {self.n_min} and {self.n_max}, got {n}")
 
-    def validate_run(self, params: P, formulation: str) -> None:
-        """Options that the run's backend would ignore are bad input."""
-        kind = NATIVE if formulation in self.methods or formulation == NATIVE else "models"
+    def validate_run(self, n: int | None, params: P, formulation: str) -> None:
+        """Options that the run's formulation would ignore are bad input (a puzzle adds the limits of
+        its own methods)."""
         for opt in self.options:
-            if getattr(params, opt.dest) != opt.default and opt.applies not in ("", kind):
-                raise BadInput(f"{self.name}: {opt.flag} applies to the "
-                               f"{'native search backend' if opt.applies == NATIVE else 'model backends'} only")
+            if getattr(params, opt.dest) != opt.default and opt.applies and formulation not in opt.applies:
+                raise BadInput(f"{self.name}: {opt.flag} applies to {self._scope(opt.applies)} only")
 
-    def task_layer(self, params: P) -> bool:
-        """Whether the native search runs on the task layer (search/tasks.py) with these params:
-        only then do --cluster and --fresh mean anything."""
-        return False
+    def _scope(self, formulations: tuple[str, ...]) -> str:
+        if not set(formulations) & set(self.methods):
+            return "the model backends"
+        if set(formulations) >= set(self.methods):
+            return "the native search backend"
+        return f"the {'/'.join(formulations)} search method{'s' if len(formulations) > 1 else ''}"
 
     def build(self, n: int | None, formulation: str, params: P | Mapping[str, Any] | None = None) -> Built:
         """The model of this question (or a search method's task) with its decoder."""
@@ -202,7 +205,7 @@ class Puzzle(Generic[P]):
         raise BadInput(f"{self.name} has no PNG drawing")
 
     # -- reference data ------------------------------------------------------------------
-    def table_key(self, params: P, formulation: str = "") -> str:
+    def published_series(self, params: P, formulation: str = "") -> str:
         """The name of the published series these params reproduce (variants differ): a count that a
         puzzle which optimises makes is a series of its own, <name>-<formulation>."""
         counts = self.sense is not None and formulation in self.counting_formulations
@@ -211,7 +214,7 @@ class Puzzle(Generic[P]):
     def variant(self, params: P, formulation: str = "") -> str:
         """The results table a run belongs to: its published series, unless params that keep the
         question but change the run (say, a search area) need rows of their own."""
-        return self.table_key(params, formulation)
+        return self.published_series(params, formulation)
 
     def setting(self, params: P) -> str:
         """The options a run sets away from their defaults, as text: part of a table row's key, since
@@ -261,31 +264,31 @@ class Puzzle(Generic[P]):
         general = [f.name for f in self.models if not f.solvers]
         return (made_for or general or [self.default_formulation])[0]
 
-    def method_for(self, n: int | None, params: P) -> str:
+    def default_method(self, n: int | None, params: P) -> str:
         """The search method a native run uses when none is named: the first that optimises (a puzzle
-        whose options pick one says how)."""
+        whose n or params pick another says how)."""
         return next((m for m in self.methods if m not in self.counting_formulations), self.methods[0])
 
-    def with_method(self, method: str, n: int | None, params: P) -> P:
-        """The params a named search method implies (the options that pick it, where it has some)."""
-        return params
-
-    def choose_method(self, n: int | None, params: P, formulation: str | None) -> tuple[str, P]:
-        """The search method of a native run and its params: the one named (the name runs had before
-        the methods, 'native', means the default), else the one the params and n pick."""
+    def method(self, n: int | None, params: P, formulation: str | None) -> str:
+        """The search method of a native run: the one named, else the default for n and params."""
         if not self.methods:
             raise BadInput(f"{self.name} has no native search method")
-        if formulation in (None, NATIVE):
-            return self.method_for(n, params), params
+        if formulation in (None, _NATIVE_ROWS):
+            return self.default_method(n, params)
         if formulation not in self.methods:
             raise BadInput(f"{self.name}: the native search takes no --formulation '{formulation}' "
                            f"(its search methods: {', '.join(self.methods)})")
-        return formulation, self.with_method(formulation, n, params)
+        return formulation
+
+    def on_tasks(self, formulation: str) -> bool:
+        """Whether this formulation's search runs on the task layer: only then do --cluster and
+        --fresh mean anything."""
+        return any(f.name == formulation and f.tasks for f in self.formulations)
 
     def stored_formulations(self, formulation: str) -> list[str]:
         """The names a finished run of this formulation may have in a results table: a search
         method's rows from before the methods were named say 'native'."""
-        return [formulation, NATIVE] if formulation in self.methods else [formulation]
+        return [formulation, _NATIVE_ROWS] if formulation in self.methods else [formulation]
 
     def question_of(self, formulation: str) -> Question:
         """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""
@@ -330,10 +333,12 @@ class ShowcaseCase:
     solver: str | None = None         # None: the puzzle's default
     params: dict[str, Any] = field(default_factory=dict)
     time_limit: float = 60.0          # seconds per run: several times its slowest row's on 2 quiet cores
+    formulation: str | None = None    # None: the backend's default
 
     @property
     def name(self) -> str:
         return " ".join([self.puzzle, *(f"--{k}" if v is True else f"--{k} {v}" for k, v in self.params.items()),
+                         *([f"--formulation {self.formulation}"] if self.formulation else []),
                          *([f"--solver {self.solver}"] if self.solver else [])])
 
 
@@ -347,3 +352,4 @@ class Picture:
     n: int | None = None
     params: dict[str, Any] = field(default_factory=dict)
     draw: Callable[[Path, Path], None] | None = None
+    formulation: str | None = None

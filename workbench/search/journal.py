@@ -362,7 +362,7 @@ class Journal:
         self.db.execute("INSERT INTO rows (body, hash, mac) VALUES (?, ?, ?)", (text, digest, mac))
         self._last = digest
 
-    def record(self, task: int, outcome: Outcome[Any], seconds: float, parts: dict[int, Any] | None = None) -> None:
+    def task_done(self, task: int, outcome: Outcome[Any], seconds: float, parts: dict[int, Any] | None = None) -> None:
         """Commit one finished task (a complete one only: a task cut by the clock is run again) with
         the parts it handed back (numbered on from the tasks so far), in one row."""
         witness = None if outcome.witness is None else self.codec.witness_out(outcome.witness)

@@ -172,7 +172,7 @@ class Answer:
     message: str = ""
 
 
-class FileRun(ABC):
+class ProgramRun(ABC):
     """One run of a file-fed solver: its command line, what it makes of each output line as it
     comes (incumbents and bounds, passed on to the parent), and what the run came to."""
 
@@ -193,13 +193,13 @@ class FileRun(ABC):
 
 class FileFed(Backend):
     """A solver's own executable fed the model as an MPS file: a subclass names the program
-    (`program`) and how one run goes (`Run`); writing the file, following the output within the
+    (`program`) and how one run goes (`program_run`); writing the file, following the output within the
     time limit and making the answer a Result are done here, once."""
 
     kinds = (HittingSet, LinearModel, MaxSatModel)
     program: ClassVar[str]
     version_flag: ClassVar[str]               # the flag whose first line ends in the version
-    Run: ClassVar[type[FileRun]]
+    program_run: ClassVar[type[ProgramRun]]
 
     def version(self) -> str:
         words = first_line(self.program, self.install, self.version_flag).rstrip(":").split()
@@ -210,7 +210,7 @@ class FileFed(Backend):
         t0 = time.perf_counter()
         with tempfile.TemporaryDirectory() as tmp:
             mps = write_mps(model, tmp)
-            run = self.Run(mps, Path(tmp), report)
+            run = self.program_run(mps, Path(tmp), report)
             limit = None if options.time_limit is None else options.remaining(t0)
             cmd = run.command(exe, options, limit)
             t1 = time.perf_counter()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .base import Incumbent, Options, Status, Unavailable, flags
-from .external import Answer, FileFed, FileRun
+from .external import Answer, FileFed, ProgramRun
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
 # "+  8515: >>>>>   4.100000000e+01 >=   3.000000000e+01  26.8% (2447; 114)": incumbent and bound
@@ -34,7 +34,7 @@ class GLPK(FileFed):
     version_flag, version_format = "--version", "GLPK {} (glpsol)"
     options_via = "command"
 
-    class Run(FileRun):
+    class GlpsolRun(ProgramRun):
         """glpsol: the bound from its progress lines; the solution from its file (-w) at the end."""
 
         bound: float | None = None
@@ -64,6 +64,8 @@ class GLPK(FileFed):
             bound = None if self.bound is None else self.bound + self.mps.flat.constant   # the file leaves it out
             values = self.mps.solution(by_column) if status in (Status.OPTIMAL, Status.FEASIBLE) else None
             return Answer(status, values, bound, next((x for x in reversed(lines) if x.isupper()), ""))
+
+    program_run = GlpsolRun
 
 
 def _read_solution(text: str, columns: list[int]) -> tuple[Status, dict[int, float]]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Incumbent, Options, Report, Status, Unavailable, flags
-from .external import Answer, FileFed, FileRun, MpsInput, column_index
+from .external import Answer, FileFed, MpsInput, ProgramRun, column_index
 
 INSTALL = "apt-get install lp-solve (Debian/Ubuntu; `make setup` does it)"
 # lp_solve's exit codes (lp_lib.h): OPTIMAL 0, SUBOPTIMAL 1 (stopped with a solution), INFEASIBLE 2
@@ -20,7 +20,7 @@ class LpSolve(FileFed):
     version_flag, version_format = "-h", "lp_solve {}"
     options_via = "command"
 
-    class Run(FileRun):
+    class LpSolveRun(ProgramRun):
         """lp_solve -i -S3: each improved solution is a block, 'Actual values of the variables:' then
         'name value' lines, passed on to the parent as it ends; the exit code says how the run ended."""
 
@@ -60,6 +60,8 @@ class LpSolve(FileFed):
             if self.best is None:
                 return Answer(Status.UNKNOWN, message=message)
             return Answer(Status.OPTIMAL if code == OPTIMAL else Status.FEASIBLE, self.best, None, message)
+
+    program_run = LpSolveRun
 
 
 MEANING = {-2: "out of memory", 0: "optimal", 1: "sub-optimal (stopped with a solution)", 2: "infeasible",

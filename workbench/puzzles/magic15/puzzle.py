@@ -29,14 +29,17 @@ def board_text(text: str) -> str:
     return text
 
 
+MODELS = ("plan", "squares")      # the formulations the model options apply to
+
+
 @dataclass(frozen=True)
 class Magic15Params(Params):
     start: str | None = option(None, "start board, 16 numbers in reading order, 0 = hole (default: both "
                                      "sorted boards, 1..15,0 and the one with 14 and 15 swapped)", board_text)
     pandiagonal: bool = option(False, "targets: pandiagonal magic squares only (broken diagonals too)")
-    horizon: int | None = option(None, "plan formulation: at most this many moves", int, applies="models")
+    horizon: int | None = option(None, "plan formulation: at most this many moves", int, applies=MODELS)
     symmetry: bool = option(False, "squares formulation: one square per rotation/reflection class",
-                            applies="models")
+                            applies=MODELS)
 
     def validate(self) -> None:
         if self.horizon is not None and not 0 <= self.horizon <= 200:
@@ -122,7 +125,7 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
                 axes[0].plot([c % SIDE + 0.5 for c in cells], [c // SIDE + 0.5 for c in cells],
                              color="#c0392b", lw=2.5, alpha=0.6)
 
-    def table_key(self, params: Magic15Params, formulation: str = "") -> str:
+    def published_series(self, params: Magic15Params, formulation: str = "") -> str:
         """Published figures: the optimum from the sorted boards, and the counts of magic squares
         (OEIS A006052); other starts and pandiagonal targets are variants without one."""
         pandiagonal = "_pandiagonal" if params.pandiagonal else ""
@@ -154,8 +157,9 @@ class Magic15Puzzle(Puzzle[Magic15Params]):
             cases.append(BenchCase(self.name, None, solver, 300.0, formulation="plan", params=short,
                                    label="planning model on the scrambled start, horizon 18"))
             for params in ({"symmetry": False}, {"symmetry": True}, {"symmetry": False, "pandiagonal": True}):
+                series = self.published_series(self.params(params), "squares")
                 cases.append(BenchCase(self.name, None, solver, 300.0, formulation="squares", params=params,
-                                       count=True, label=f"count {self.table_key(self.params(params), 'squares')}"))
+                                       count=True, label=f"count {series}"))
         return cases
 
 

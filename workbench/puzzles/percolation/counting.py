@@ -1,5 +1,5 @@
 """The native search of percolation: counts of A146971 by the recursion (exactly or by residues),
-the rest (--counter transfer, --permutation, one set, example sets) by the transfer matrix."""
+the rest (the transfer method, --permutation, one set, example sets) by the transfer matrix."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -33,18 +33,31 @@ def count(n: int, by_residues: bool = False, threads: int = 1) -> tuple[int, flo
     return _kept["value"](n, threads), watch.elapsed()
 
 
+def solve_by_residues(n: int | None, params: Any, options: Options, report: Progress,
+                      question: Question = OPTIMISE) -> Outcome[Any]:
+    """The residues method: the recursion's count modulo primes, joined by the CRT."""
+    return solve(n, params, options, report, question, by_residues=True)
+
+
+def solve_by_transfer(n: int | None, params: Any, options: Options, report: Progress,
+                      question: Question = OPTIMISE) -> Outcome[Any]:
+    """The transfer method: every question by the row-by-row transfer matrix."""
+    assert n is not None
+    result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
+    return replace(result, build_seconds=result.build_seconds + build)
+
+
 def solve(n: int | None, params: Any, options: Options, report: Progress,
-          question: Question = OPTIMISE) -> Outcome[Any]:
-    """The native search for percolation: counts of A146971 by the recursion (default), the rest
-    (--counter transfer, --permutation, one set, example sets) by the transfer-matrix module. That
-    module is compiled by numba only when needed, its compile time booked as build time."""
+          question: Question = OPTIMISE, by_residues: bool = False) -> Outcome[Any]:
+    """The recursion method: counts of A146971 by the recursion (by residues, or exactly), the rest
+    (one set) by the transfer-matrix module. That module is compiled by numba only when needed, its
+    compile time booked as build time."""
     assert n is not None
     counting = isinstance(question, Count)
     show = question.show if isinstance(question, Count) else 0
-    if counting and not params.permutation and params.counter in ("recursion", "residues"):
+    if counting and not params.permutation:
         if not 1 <= n <= N_MAX:
             raise Refused(f"the recursion handles 1 <= n <= {N_MAX}")
-        by_residues = params.counter == "residues"
         watch = Deadline()
         examples = _transfer(lambda m: m.example_sets(n, show, False, int(options.seed or 0)))[0] \
             if show and n <= 12 else []
@@ -60,8 +73,7 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
             how += f" {description(N_MAX)}"
         return Outcome(count=total, examples=tuple(examples), build_seconds=build,
                       message=f"exact count by {how} ({seconds:.2f} s to extend it to {n} x {n})")
-    result, build = _transfer(lambda m: m.solve(n, params, options, report, question))
-    return replace(result, build_seconds=result.build_seconds + build)
+    return solve_by_transfer(n, params, options, report, question)
 
 
 def _transfer(call):

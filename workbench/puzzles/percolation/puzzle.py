@@ -7,43 +7,25 @@ numbers (OEIS A006318), a separate published series.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
+from ..base import BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_set
 from .check import fill
 from .model import build
 from .recursion import N_MAX as RECURSION_N_MAX
 
-COUNTERS = ("recursion", "residues", "transfer")
-SEARCH = "workbench.puzzles.percolation.counting:solve"    # both methods: it hands the transfer's runs on
+COUNTING = "workbench.puzzles.percolation.counting"     # the three methods' searches
 TRANSFER_N_MAX = 12   # transfer.N_MAX, not imported here: that module loads numba (tested)
-
-
-def counter_name(text: str) -> str:
-    """The --counter value, checked when the command line is read (one clear line, exit 2)."""
-    if text not in COUNTERS:
-        import argparse
-        raise argparse.ArgumentTypeError(f"--counter is one of {', '.join(COUNTERS)}, got '{text}'")
-    return text
 
 
 @dataclass(frozen=True)
 class PercolationParams(Params):
     permutation: bool = option(False, "one cell per row and column (large Schroeder numbers)")
-    counter: str = option("recursion", f"native search: recursion over rectangles (default, n <= {RECURSION_N_MAX}), "
-                          "residues (the same recursion modulo primes, joined by the CRT: much faster past n = 100) "
-                          f"or transfer (row-by-row transfer matrix, n <= {TRANSFER_N_MAX}, also --permutation)",
-                          counter_name, applies=NATIVE)
-
-    @property
-    def native_counter(self) -> str:
-        """The permutation variant has only the transfer matrix."""
-        return "transfer" if self.permutation else self.counter
 
 
 def growth_picture(results: Path, path: Path) -> None:
@@ -73,21 +55,28 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
     formulations = (Formulation("layers", "infection-time layers: t = 0 on the chosen cells, "
                                           "else 1 + the second earliest neighbour"),
                     Formulation("recursion", f"count by the recursion over rectangles (n <= {RECURSION_N_MAX}; "
-                                             "the default)", search=SEARCH),
+                                             "the default)", search=f"{COUNTING}:solve"),
                     Formulation("residues", f"the same count by the recursion modulo primes below 2^26, joined by the "
-                                            f"Chinese remainder theorem (n <= {RECURSION_N_MAX}; --counter residues)",
-                                search=SEARCH, warm_up="workbench.puzzles.percolation.residues:warm_up"),
+                                            f"Chinese remainder theorem (n <= {RECURSION_N_MAX}; faster past n = 100)",
+                                search=f"{COUNTING}:solve_by_residues",
+                                warm_up="workbench.puzzles.percolation.residues:warm_up"),
                     Formulation("transfer", f"count by the row-by-row transfer matrix (n <= {TRANSFER_N_MAX}; "
-                                            "--counter transfer, and --permutation)", search=SEARCH,
-                                warm_up="workbench.puzzles.percolation.transfer:warm_up"))
+                                            "also --permutation)", search=f"{COUNTING}:solve_by_transfer",
+                                warm_up="workbench.puzzles.percolation.transfer:warm_up", tasks=True))
     checker = staticmethod(check_set)
     Params = PercolationParams
 
     def validate(self, n: int | None, params: PercolationParams | None = None) -> None:
         super().validate(n, params)
-        if n is not None and params is not None and params.native_counter == "transfer" and n > TRANSFER_N_MAX:
-            what = "--permutation" if params.permutation else "--counter transfer"
-            raise BadInput(f"{self.name} {what}: n must be between 1 and {TRANSFER_N_MAX}, got {n}")
+        if n is not None and params is not None and params.permutation and n > TRANSFER_N_MAX:
+            raise BadInput(f"{self.name} --permutation: n must be between 1 and {TRANSFER_N_MAX}, got {n}")
+
+    def validate_run(self, n: int | None, params: PercolationParams, formulation: str) -> None:
+        super().validate_run(n, params, formulation)
+        if params.permutation and formulation in ("recursion", "residues"):
+            raise BadInput(f"{self.name}: --permutation is counted by the transfer matrix only")
+        if formulation == "transfer" and n is not None and n > TRANSFER_N_MAX:
+            raise BadInput(f"{self.name} transfer: n must be between 1 and {TRANSFER_N_MAX}, got {n}")
 
     def generate(self, n: int | None, formulation: str, params: PercolationParams) -> Built:
         assert n is not None
@@ -123,35 +112,23 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
             what = f"{kind}set" + ("s" if len(sets) > 1 else "")
             axes[0].figure.suptitle(f"percolation n={n}: {what} of {n} cells that fill the board")
 
-    def method_for(self, n: int | None, params: PercolationParams) -> str:
-        return params.native_counter
+    def default_method(self, n: int | None, params: PercolationParams) -> str:
+        """The recursion, save for the permutation variant, which has only the transfer matrix."""
+        return "transfer" if params.permutation else "recursion"
 
-    def with_method(self, method: str, n: int | None, params: PercolationParams) -> PercolationParams:
-        if method == "recursion" and params.permutation:
-            raise BadInput(f"{self.name}: --permutation is counted by the transfer matrix only")
-        return params if params.permutation else replace(params, counter=method)
-
-    def setting(self, params: PercolationParams) -> str:
-        """--counter residues computes the default recursion's exact count another way: its rows
-        answer the same question, and two that differ for one n are an error (bfile)."""
-        return super().setting(replace(params, counter="recursion") if params.counter == "residues" else params)
-
-    def table_key(self, params: PercolationParams, formulation: str = "") -> str:
+    def published_series(self, params: PercolationParams, formulation: str = "") -> str:
         return "percolation-permutation" if params.permutation else "percolation"
-
-    def task_layer(self, params: PercolationParams) -> bool:
-        return params.native_counter == "transfer"      # the recursion runs in one process
 
     def variant(self, params: PercolationParams, formulation: str = "") -> str:
         """Transfer-matrix counts of A146971 get rows of their own (the recursion is the default)."""
-        key = self.table_key(params, formulation)
-        return key + "-transfer" if params.counter == "transfer" and not params.permutation else key
+        key = self.published_series(params, formulation)
+        return key + "-transfer" if formulation == "transfer" and not params.permutation else key
 
     def showcase_cases(self) -> list[ShowcaseCase]:
         """The recursion (a(11..20) are the workbench's own), the transfer matrix's second,
         independent count (to a(7), under a second; a(8) takes seconds and a(9) minutes: bench
         cases), and the permutation variant."""
-        return [ShowcaseCase(self.name, "1..20"), ShowcaseCase(self.name, "1..7", params={"counter": "transfer"}),
+        return [ShowcaseCase(self.name, "1..20"), ShowcaseCase(self.name, "1..7", formulation="transfer"),
                 ShowcaseCase(self.name, "1..10", params={"permutation": True})]
 
     def pictures(self) -> list[Picture]:
@@ -166,15 +143,15 @@ class PercolationPuzzle(Puzzle[PercolationParams]):
                  BenchCase(self.name, 100, "search", 600.0, count=True, label="recursion a(100)"),
                  BenchCase(self.name, 1, "search", 900.0, count=True, ladder=True, n_stop=200,
                            label="recursion table a(1..200)"),
-                 BenchCase(self.name, 200, "search", 900.0, count=True, params={"counter": "residues"},
+                 BenchCase(self.name, 200, "search", 900.0, count=True, formulation="residues",
                            label="residues a(200)"),
-                 BenchCase(self.name, 500, "search", 40000.0, count=True, params={"counter": "residues"},
+                 BenchCase(self.name, 500, "search", 40000.0, count=True, formulation="residues",
                            label="residues a(500)"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=11,
-                           params={"counter": "transfer"}, label="native transfer-matrix count ladder, 10 min"),
+                           formulation="transfer", label="native transfer-matrix count ladder, 10 min"),
                  BenchCase(self.name, 1, "search", 600.0, count=True, ladder=True, n_stop=12,
                            params={"permutation": True}, label="native permutation count ladder, 10 min"),
-                 BenchCase(self.name, 9, "search", 600.0, count=True, params={"counter": "transfer"},
+                 BenchCase(self.name, 9, "search", 600.0, count=True, formulation="transfer",
                            label="scale-out: transfer-matrix count a(9)")]
         for solver in ("cpsat", "minizinc:gecode"):
             cases.append(BenchCase(self.name, 1, solver, 1800.0, count=True, ladder=True, n_stop=8,

@@ -319,7 +319,7 @@ def count_rectangle(h: int, w: int, permutation: bool = False, threads: int = 2,
                     walk: int | None = None) -> int:
     """The number of (h + w) / 2-cell sets that fill the h x w rectangle (h rows of width w; 0 when
     h + w is odd). Rows 0..h-walk-1 go layer by layer through hash tables of states, the last
-    `walk` rows depth first from each stored state, chunk by chunk on threads (tasks.py runs the
+    `walk` rows depth first from each stored state, chunk by chunk on threads (the task layer runs the
     same chunks as journaled tasks: count_task)."""
     walk = walked_rows(h, w) if walk is None else max(0, min(walk, h))
     if (h + w) % 2:
@@ -569,7 +569,7 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     except _Timeout:
         return Outcome(complete=False, examples=tuple(examples), message="time limit while the rows were stored")
     left = None if options.time_limit is None else deadline.left()
-    settings = Settings(options.threads, left, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    settings = Settings.of(options, left)
     out = tasks.run(split, settings, Outcome(count=stored))
     if not out.complete:
         return Outcome(complete=False, examples=tuple(examples),

@@ -12,7 +12,7 @@ on the main diagonal), the "lattice" one (large sizes only at corners a multiple
 largest square's sides), the "runs" one (large sizes in runs of squares sharing a corner), the
 "greedy" one (only the placements adding the fewest matches, ties all tried), the "2s" one (a square
 of size s adds at most 2s matches) and combinations of them (heuristics.py). Every search is cut
-into prefixes, run as tasks on the task layer (search/tasks.py: threads or Dask, the exact search
+into prefixes, run as tasks on the task layer (search/tasks/: threads or Dask, the exact search
 journaled), sharing the best bound.
 """
 from __future__ import annotations

@@ -6,12 +6,12 @@ each size the drawings label.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
+from ..base import BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_squares
 from .check import find_squares, parse_matches
 from .model import FORMULATIONS, build
@@ -24,26 +24,25 @@ BOX = {  # (up, down, left, right) -> the junction drawn at a point
 }
 
 
-SEARCH, WARM_UP = "workbench.puzzles.squares.search:solve", "workbench.puzzles.squares.search:warm_up"
+SEARCH = "workbench.puzzles.squares.search"
+METHODS, EXACT = ("exact", "heuristic"), ("exact",)      # the formulations an option applies to
 
 
 @dataclass(frozen=True)
 class SquaresParams(Params):
     margin: int = option(0, "let squares stray up to M matches outside the largest one "
                             "(tests the assumption that they never need to)")
-    all: bool = option(False, "native search: count every optimal solution (Chaffin's convention)", applies=NATIVE)
-    heuristic: bool = option(False, "native search: stop after the heuristics (diagonal, lattice, 2s, greedy)",
-                             applies=NATIVE)
+    all: bool = option(False, "exact search: count every optimal solution (Chaffin's convention)", applies=EXACT)
     diagonal_above: int = option(20, "native search: the diagonal heuristic's largest size threshold",
-                                 applies=NATIVE)
+                                 applies=METHODS)
     bound: int = option(0, "native exact search: search for boards of fewer than B matches instead of starting "
                            "from the heuristics' bound (0: the heuristics); B is part of the journal's key",
-                        applies=NATIVE)
+                        applies=EXACT)
     lookahead: int = option(0, "native exact search: sizes after the next one looked ahead on before a board "
-                               "is expanded (0: off; it cuts positions, not time: docs/squares.md)", applies=NATIVE)
+                               "is expanded (0: off; it cuts positions, not time: docs/squares.md)", applies=EXACT)
     pooled: int = option(3, "native exact search: sizes whose placements are pooled to cut a board's children "
                             "before they are laid (0: off; its figures: docs/squares.md)",
-                         applies=NATIVE)
+                         applies=EXACT)
 
     def validate(self) -> None:
         if self.margin < 0:
@@ -54,8 +53,6 @@ class SquaresParams(Params):
             raise BadInput(f"squares: --lookahead must be 0..8, got {self.lookahead}")
         if not 0 <= self.pooled <= 8:
             raise BadInput(f"squares: --pooled must be 0..8, got {self.pooled}")
-        if self.all and self.heuristic:
-            raise BadInput("squares: --all and --heuristic exclude each other")
 
 
 def labelled_squares(n: int, solution: dict[str, Any]) -> dict[int, tuple[int, int]]:
@@ -74,9 +71,10 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
     sense, n_min, n_max = "min", 1, 63
     formulations = (*(Formulation(k, v, ("maxsat",) if k == "maxsat" else ()) for k, v in FORMULATIONS.items()),
                     Formulation("exact", "heuristics for a bound, then the exact search (--all: counting the "
-                                         "optimal solutions)", search=SEARCH, warm_up=WARM_UP),
-                    Formulation("heuristic", "the heuristics only, given the whole time (--heuristic)",
-                                search=SEARCH, warm_up=WARM_UP))
+                                         "optimal solutions)", search=f"{SEARCH}:solve", warm_up=f"{SEARCH}:warm_up",
+                                tasks=True),
+                    Formulation("heuristic", "the heuristics only, given the whole time (they run in one worker)",
+                                search=f"{SEARCH}:heuristic", warm_up=f"{SEARCH}:warm_up"))
     checker = staticmethod(check_squares)
     Params = SquaresParams
     default_solver = "search"     # proves a(27) in 10 min; the best model backend (maxsat) a(11)
@@ -86,19 +84,10 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
         if n is not None and params is not None and n + 2 * params.margin > 63:
             raise BadInput("squares: n + 2*margin must be at most 63")
 
-    def method_for(self, n: int | None, params: SquaresParams) -> str:
-        return "heuristic" if params.heuristic else "exact"
-
-    def with_method(self, method: str, n: int | None, params: SquaresParams) -> SquaresParams:
-        return replace(params, heuristic=method == "heuristic")
-
-    def task_layer(self, params: SquaresParams) -> bool:
-        return not params.heuristic      # the heuristics run in the calling worker alone
-
     def variant(self, params: SquaresParams, formulation: str = "") -> str:
         """Rows with a margin, counts or heuristics only go to tables of their own."""
         return self.name + (f"-margin{params.margin}" if params.margin else "") + \
-            ("-all" if params.all else "") + ("-heuristic" if params.heuristic else "")
+            ("-all" if params.all else "") + ("-heuristic" if formulation == "heuristic" else "")
 
     def generate(self, n: int | None, formulation: str, params: SquaresParams) -> Built:
         assert n is not None
@@ -164,7 +153,7 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
 
     def pictures(self) -> list[Picture]:
         """The record boards of the heuristic sweep."""
-        return [Picture(f"squares-{n}.png", "squares-heuristic", n, {"heuristic": True}) for n in (54, 56)]
+        return [Picture(f"squares-{n}.png", "squares-heuristic", n, formulation="heuristic") for n in (54, 56)]
 
     def bench_cases(self) -> list[BenchCase]:
         """Model backends and the native search climb n until a run is not proven; the heuristic
@@ -194,7 +183,7 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
         cases += [BenchCase(self.name, n, "search", 600.0, params={"pooled": k},
                             label=f"native exact search, positions/s, pooled {k}")
                   for n in (26, 28) for k in (0, 3)]     # bench warns when a position gets 10% slower
-        cases += [BenchCase(self.name, n, "search", 300.0, params={"heuristic": True},
+        cases += [BenchCase(self.name, n, "search", 300.0, formulation="heuristic",
                             label="heuristic sweep") for n in range(1, 64)]
         return cases
 

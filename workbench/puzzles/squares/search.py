@@ -30,11 +30,17 @@ def warm_up() -> None:
     beam(Placements.build(2), 2, 11)
 
 
-def solve(n: int | None, params: Any, options: Options, report: Progress,
-          question: Question = OPTIMISE) -> Outcome[Any]:
-    """The native search: heuristics for a bound, then the exact (or counting) search.
+def heuristic(n: int | None, params: Any, options: Options, report: Progress,
+              question: Question = OPTIMISE) -> Outcome[Any]:
+    """The heuristic method: the heuristics alone, given the whole time limit."""
+    return solve(n, params, options, report, question, heuristics_only=True)
 
-    With `heuristic` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
+
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE, heuristics_only: bool = False) -> Outcome[Any]:
+    """The exact method: heuristics for a bound, then the exact (or counting) search.
+
+    With `heuristics_only` the heuristics get the whole time limit; otherwise 20% of it, at most 60 s, and
     only the HASTY stages run; if that share ends before they find a board (a cold numba compile on
     a loaded machine can take it all), they go on into the rest of the limit, since a search with no
     bound has nothing to prove. With `bound` B the exact search starts from B instead: a solution of
@@ -49,22 +55,22 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     use_threads(options.threads)
 
     heuristic_deadline = deadline
-    if not params.heuristic:                  # keep most of the time for the exact search
+    if not heuristics_only:                  # keep most of the time for the exact search
         heuristic_deadline = deadline.within(min(60.0, 0.2 * deadline.left()))
     found: list[Placement] = []
-    if params.bound and not params.heuristic:     # the journal's key then holds B, not a heuristic's value
+    if params.bound and not heuristics_only:     # the journal's key then holds B, not a heuristic's value
         ub, how = params.bound, "--bound"
     else:
-        ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=params.heuristic)
+        ub, found, how = upper_bound(n, margin, heuristic_deadline, params.diagonal_above, patient=heuristics_only)
         if not found and heuristic_deadline is not deadline and not deadline.passed():
-            ub, found, how = upper_bound(n, margin, deadline, params.diagonal_above, patient=params.heuristic)
+            ub, found, how = upper_bound(n, margin, deadline, params.diagonal_above, patient=heuristics_only)
         if not found:
             return Outcome(complete=False, message="time limit before the heuristics found a solution")
         report(Outcome(ub, solution_json(n, margin, found), complete=False))
-    if params.heuristic:
+    if heuristics_only:
         return Outcome(ub, solution_json(n, margin, found), complete=False, message=f"heuristic bound ({how})")
 
-    settings = Settings(options.threads, None, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    settings = Settings.of(options)
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
         Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)),
         params.lookahead, params.pooled)

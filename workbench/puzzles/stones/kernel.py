@@ -13,7 +13,7 @@ Why this shape:
   uses one mask per symmetry class (its orientation is tried at merge time).
 - The tree is cut at a fixed value into independent tasks (`frontier`, `dedupe`); `run_chunk`
   searches some of them, and past a cap on positions hands the moves it has not tried back as
-  boards of their own. search.py hands them out; the record hunt (record/) uses `subtree`.
+  boards of their own. search.py hands them out; the record hunt (hunt/) uses `subtree`.
 """
 from __future__ import annotations
 

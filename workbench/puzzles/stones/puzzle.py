@@ -7,20 +7,21 @@ search is exhaustive (box-free) for n <= 5 and a record hunt from n = 6 on.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ...drawing import figure
 from ...models.core import Built
-from ..base import NATIVE, BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
+from ..base import BadInput, BenchCase, Formulation, Params, Picture, Puzzle, ShowcaseCase, option
 from .check import check as check_board
 from .check import draw, parse_board
 from .model import FORMULATIONS, build
 
 WARM_UP = "workbench.puzzles.stones.search:warm_up"   # compiles the exact search and the record hunt
-ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (record/beam.py)
+ONES_FILTERS = ("near", "wide", "off")   # the record hunt's placement filters for new ones (hunt/beam.py)
 DEFAULT_BOX = {1: 3, 2: 7, 3: 9, 4: 11}   # odd: the 2 sits at the centre (radius box // 2)
+MODELS, EXACT, HUNT = tuple(FORMULATIONS), ("exact",), ("hunt",)   # the formulations an option applies to
 
 
 def _box(n: int, params: StonesParams) -> int:
@@ -35,37 +36,32 @@ def _top(n: int, params: StonesParams) -> int:
 @dataclass(frozen=True)
 class StonesParams(Params):
     box: int | None = option(None, "model backends: side of the square box the board must fit in", int,
-                             applies="models")
+                             applies=MODELS)
     top: int | None = option(None, "model backends: largest value in the model (reach: the target)", int,
-                             applies="models")
+                             applies=MODELS)
     hint: str | None = option(None, "model backends: a start board, a JSON file holding [[row, col, value], ...] "
-                                    "(or a `solve --json` record)", applies="models")
-    exact: bool = option(False, "native search: exhaustive search even for n >= 6 (n <= 8)", applies=NATIVE)
-    hunt: bool = option(False, "native search: record hunt (heuristic) even for n <= 5", applies=NATIVE)
-    cut: int | None = option(None, "native search: the depth at which the exact search splits into tasks", int,
-                             applies=NATIVE)
+                                    "(or a `solve --json` record)", applies=MODELS)
+    cut: int | None = option(None, "exact search: the depth at which it splits into tasks", int, applies=EXACT)
     width: int = option(200000, "record hunt: the largest beam width (fresh runs double from 10^4 up to it)",
-                        applies=NATIVE)
+                        applies=HUNT)
     lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
-                                 "they get half the worker time; 0: counting beams only", int, applies=NATIVE)
+                                 "they get half the worker time; 0: counting beams only", int, applies=HUNT)
     sweep: float | None = option(None, "record hunt: the share of the worker time for a class sweep (boards "
                                       "with n - 3 ones ranked by exact lookaheads, the best finished by lookahead "
-                                      "beams; n >= 6); default 0.9 for n = 6, else 0", float, applies=NATIVE)
+                                      "beams; n >= 6); default 0.9 for n = 6, else 0", float, applies=HUNT)
     filter: str = option("near", "record hunt: where new ones may go: near (not within the 5 x 5 square of a one, "
                                  "corners excepted; default), wide (the record method's 7 x 7 blob and row and column "
-                                 "to 11) or off", applies=NATIVE)
+                                 "to 11) or off", applies=HUNT)
     nmax: int | None = option(None, "record hunt: the most ones its beams track (default n); every count up to it "
-                                    "gets its best board stored, so that one run serves a table", int, applies=NATIVE)
+                                    "gets its best board stored, so that one run serves a table", int, applies=HUNT)
     resume: bool = option(False, "record hunt: start from the best boards earlier hunts stored "
-                                 "(runs/journals/hunts/stones.json)", applies=NATIVE)
+                                 "(runs/journals/hunts/stones.json)", applies=HUNT)
 
     def validate(self) -> None:
         if self.box is not None and not 2 <= self.box <= 40:
             raise BadInput("stones: --box must be between 2 and 40")
         if self.top is not None and not 2 <= self.top <= 400:
             raise BadInput("stones: --top must be between 2 and 400")
-        if self.exact and self.hunt:
-            raise BadInput("stones: --exact and --hunt exclude each other")
         if not 100 <= self.width <= 10_000_000:
             raise BadInput("stones: --width must be between 100 and 10000000")
         if self.lookahead != 0 and not 10 <= self.lookahead <= 100_000:
@@ -93,10 +89,10 @@ class StonesPuzzle(Puzzle[StonesParams]):
     n_max = 40
     formulations = (*(Formulation(k, v, ("cpsat",) if k == "position" else ()) for k, v in FORMULATIONS.items()),
                     Formulation("exact", "exhaustive search, box-free: the proof is the complete enumeration "
-                                         "(the default for n <= 5; --exact: n <= 8)",
-                                search="workbench.puzzles.stones.search:solve", warm_up=WARM_UP),
-                    Formulation("hunt", "record hunt: beam searches with lookaheads (the default for n >= 6; --hunt)",
-                                search="workbench.puzzles.stones.record.run:solve", warm_up=WARM_UP))
+                                         "(the default for n <= 5; n <= 8)",
+                                search="workbench.puzzles.stones.search:solve", warm_up=WARM_UP, tasks=True),
+                    Formulation("hunt", "record hunt: beam searches with lookaheads (the default for n >= 6)",
+                                search="workbench.puzzles.stones.hunt.run:solve", warm_up=WARM_UP, tasks=True))
     checker = staticmethod(check_board)
     Params = StonesParams
     default_solver = "search"          # box-free, and the only backend that proves a(4) and beyond
@@ -104,38 +100,31 @@ class StonesPuzzle(Puzzle[StonesParams]):
     def validate(self, n: int | None, params: StonesParams | None = None) -> None:
         super().validate(n, params)
         assert n is not None
-        if params is not None and params.exact and n > 8:
-            raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
         if params is not None and params.nmax is not None and not n <= params.nmax <= 40:
             raise BadInput(f"stones: --nmax must be between n ({n}) and 40")
 
-    def method_for(self, n: int | None, params: StonesParams) -> str:
-        """Exhaustive for n <= 5, the record hunt from n = 6 on; --exact and --hunt say otherwise."""
+    def default_method(self, n: int | None, params: StonesParams) -> str:
+        """Exhaustive for n <= 5, the record hunt from n = 6 on."""
         assert n is not None
-        return "hunt" if params.hunt or (n >= 6 and not params.exact) else "exact"
+        return "exact" if n <= 5 else "hunt"
 
-    def with_method(self, method: str, n: int | None, params: StonesParams) -> StonesParams:
-        assert n is not None
-        if method != self.method_for(n, params):        # the option that picks it away from the default
-            return replace(params, exact=method == "exact", hunt=method == "hunt")
-        return params
+    def validate_run(self, n: int | None, params: StonesParams, formulation: str) -> None:
+        super().validate_run(n, params, formulation)
+        if formulation == "exact" and n is not None and n > 8:
+            raise BadInput("stones: the exact search handles n <= 8 (at most two groups of stones)")
 
-    def table_key(self, params: StonesParams, formulation: str = "") -> str:
+    def published_series(self, params: StonesParams, formulation: str = "") -> str:
         """a(n) is box-free and uncapped: a boxed or capped run answers a narrower question, and is
         compared with no published value (its key has no data file)."""
         narrower = params.box or params.top or formulation in ("max", "reach")
         return self.variant(params, formulation) if narrower else self.name
 
-    def task_layer(self, params: StonesParams) -> bool:
-        return True            # the exact search and the record hunt both
-
     def variant(self, params: StonesParams, formulation: str = "") -> str:
-        """Runs confined to a box (the cell-value models always, the position model with --box), runs
-        with values capped by --top, and hunts forced for small n get tables of their own: their
-        optima answer a narrower question than a(n)."""
+        """Runs confined to a box (the cell-value models always, the position model with --box) and runs
+        with values capped by --top get tables of their own: their optima answer a narrower question
+        than a(n). (A hunt's rows stand beside the exact search's, told apart by the formulation.)"""
         boxed = params.box or formulation in ("max", "reach")
-        return self.name + (f"-box{params.box or ''}" if boxed else "") + \
-            (f"-top{params.top}" if params.top else "") + ("-hunt" if params.hunt else "")
+        return self.name + (f"-box{params.box or ''}" if boxed else "") + (f"-top{params.top}" if params.top else "")
 
     def generate(self, n: int | None, formulation: str, params: StonesParams) -> Built:
         assert n is not None

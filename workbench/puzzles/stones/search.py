@@ -8,7 +8,7 @@ board of its own, and these run as new tasks (`Part`s), again if need be. So the
 subtree (a(6) has subtrees of more than 1e9 positions) is spread over the workers instead of
 holding up the end of the run, and no work is thrown away. Each task's outcome is merged into the
 whole (Outcome.merge).
-For n >= 6 (or --hunt) the backend runs the record hunt (record/) instead.
+For n >= 6 (or --formulation hunt) the backend runs the record hunt (hunt/) instead.
 """
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from ...search.journal import Codec, integer
 from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
 from .check import check, parse_board
+from .hunt import run as hunt
 from .kernel import dedupe, frontier, run_chunk
 from .moves import MARGIN, MAXC, MAXL, MAXS, H, W
-from .record import run as hunt
 
 CHUNK = 16                     # tasks per hand-out: small, so the threads finish together
 SPLIT_AFTER = 200_000_000      # positions after which a task hands the rest back (about a minute on one core)
@@ -184,11 +184,10 @@ def warm_up() -> None:
 def solve(n: int | None, params: Any, options: Options, report: Progress,
           question: Question = OPTIMISE) -> Outcome[Board]:
     """The exact method: exhaustive (n <= 8), the proof is the complete enumeration. (The record hunt,
-    record/, is the other method.)"""
+    hunt/, is the other method.)"""
     assert n is not None
     cut = default_cut(n) if params.cut is None else params.cut
-    settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh,
-                        quiet=options.quiet)
+    settings = Settings.of(options, options.time_limit)
     out = search(n, settings, options.seed, cut, report)
     board = out.witness or []
     if not board and out.best == 1:

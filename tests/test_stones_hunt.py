@@ -14,8 +14,7 @@ from test_stones import BOARD_49
 from workbench.pipeline import plan
 from workbench.pipeline import solve as pipeline_solve
 from workbench.puzzles.stones.check import check
-from workbench.puzzles.stones.kernel import subtree
-from workbench.puzzles.stones.record.beam import (
+from workbench.puzzles.stones.hunt.beam import (
     FILTERS,
     LEXICOGRAPHIC,
     ONE,
@@ -27,7 +26,7 @@ from workbench.puzzles.stones.record.beam import (
     to_board,
     to_sequence,
 )
-from workbench.puzzles.stones.record.lookahead import (
+from workbench.puzzles.stones.hunt.lookahead import (
     ONE_WORTH,
     WORTHS,
     finish,
@@ -35,9 +34,10 @@ from workbench.puzzles.stones.record.lookahead import (
     loose_ones,
     prefix,
 )
-from workbench.puzzles.stones.record.plan import HuntOptions, Plan, Restart, Sweep, book
-from workbench.puzzles.stones.record.run import hunt, run_job, warm_up
-from workbench.puzzles.stones.record.sweep import SWEEP_LOOKAHEAD, SWEEP_SHARE, V2_POSITIONS, fresh_class, sweep_order
+from workbench.puzzles.stones.hunt.plan import HuntOptions, Plan, Restart, Sweep, book
+from workbench.puzzles.stones.hunt.run import hunt, run_job, warm_up
+from workbench.puzzles.stones.hunt.sweep import SWEEP_LOOKAHEAD, SWEEP_SHARE, V2_POSITIONS, fresh_class, sweep_order
+from workbench.puzzles.stones.kernel import subtree
 from workbench.solvers.base import Options
 
 PUBLISHED = published_values("stones")

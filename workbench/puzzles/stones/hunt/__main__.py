@@ -1,4 +1,4 @@
-"""python -m workbench.puzzles.stones.record N: a hunt with its log on stdout, its boards checked."""
+"""python -m workbench.puzzles.stones.hunt N: a hunt with its log on stdout, its boards checked."""
 from __future__ import annotations
 
 import argparse

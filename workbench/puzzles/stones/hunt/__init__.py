@@ -23,5 +23,5 @@ Where each part lives: beam.py (the counting beam, compiled), lookahead.py (the 
 the exhaustive ending, on the exact kernel), sweep.py (the class sweep), plan.py (the jobs, the
 records, the plan that picks the next job), store.py (the JSON store of best boards), run.py (the
 hunt on the task layer's one windowed loop, and the `hunt` method), __main__.py (`python -m
-workbench.puzzles.stones.record N`).
+workbench.puzzles.stones.hunt N`).
 """
