@@ -11,7 +11,7 @@ from ..base import BenchCase, Formulation, Params, Puzzle, ShowcaseCase
 from . import subgrid
 from .check import all_matches
 from .check import check as check_grid
-from .model import grid
+from .model import grid, shape_sets
 
 N_MAX = 30
 # the sub-triangles' sides and the strips' widths whose rows `subgrid` adds (docs/notes/trigrid.md, section 8)
@@ -66,7 +66,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                     Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"),
                     Formulation("subgrid", "plain, plus the implied rows 'at least a(k) removed' in every "
                                            "sub-triangle of side k and 'at least the proven minimum' in every strip "
-                                           "along a side (subgrid.py)", solvers=GECODE))
+                                           "along a side (subgrid.py)", solvers=GECODE),
+                    Formulation("cubes", "the `sat` descent, then its refutation split into cubes, each one SAT call, "
+                                         "run as journaled tasks (cubes.py)",
+                                search="workbench.puzzles.trigrid.cubes:solve"))
     Params = TriGridParams
     checker = staticmethod(check_grid)
     showcase_n = ""            # the N of the main job's table: each row in seconds (larger N are bench cases)
@@ -74,10 +77,13 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
     def showcase_cases(self) -> list[ShowcaseCase]:
         return [ShowcaseCase(self.name, self.showcase_n)]
 
+    def task_layer(self, params: TriGridParams) -> bool:
+        return True            # the cubes, the one native method
+
     def generate(self, n: int | None, formulation: str, params: TriGridParams) -> Built:
         assert n is not None
         g = grid(n)
-        sets = [s for kind in params.shapes for s in g.shapes(kind)]
+        sets = shape_sets(n, params.shapes)
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
         hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}", symmetries=g.symmetries())
         if formulation == "subgrid":

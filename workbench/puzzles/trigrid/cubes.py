@@ -1,0 +1,248 @@
+"""The hard refutation of the `sat` backend ("every shape hit with at most cost - 1 matches removed")
+split into cubes, each an ordinary SAT call, run as tasks on the task layer (search/tasks.py):
+journaled, resumable after a kill or on a copy of the journal elsewhere, spread over threads or a
+Dask cluster.
+
+The split is structural. The grid is tiled with up-pointing sub-triangles of side REGION_SIDE (the
+regions, the tile holding match 0 first); a cube fixes every match of one or more regions, and the
+first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
+other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
+the assignments of region 0's matches that can be part of a board, so their disjunction covers the
+space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation). A
+cube whose call runs past SPLIT_AFTER conflicts hands its work back: the cube extended by every such
+assignment of the next region (a partition of the cube again). The budget is in conflicts, not
+seconds, so the cubes and their counters are the same on every machine and after every resume.
+Why this split, measured (enigma82 N = 9, refuting 43; one core, the machine shared): the whole
+formula takes 20 s (384k conflicts). The 415 cubes over region 0 take 7.5 s each (median; 117 s for
+the first 15), and a cube split once more takes 4.7 s against 415 x 1.0 s for its sub-cubes: fixing
+matches barely eases a counting refutation, so each level multiplies the work by about 100. The
+alternative, a partition of the cost ("exactly j of the 45 matches of the corner triangle of side 5
+removed", j = 0..43), is no better: j <= 13 refutes in 0.3 s, j = 14..19 take 13 to 51 s each.
+With the sub-grid rows (subgrid.py) the whole call takes 68 s and the cubes 19 s each; with the
+lex-leader clauses the cubes are unchanged (122 s for the first 15). So the region split stays: it
+gives many independent tasks whose cubes and counters do not depend on the machine or the order,
+which is what the task layer needs; it costs far more core time than one whole call (docs/usage.md).
+
+Each cube runs a fresh CaDiCaL on the whole formula plus the cube's units (no state between cubes:
+the counts do not depend on the order the cubes finish in). The cubes share the best cost found
+(Split.shares_best): a cube refutes "a board cheaper than the best so far inside me"; one that
+finds such a board descends inside itself, as `sat` does, and reports it.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+from functools import lru_cache, partial
+from typing import Any
+
+from ...models.core import OPTIMISE, HittingSet, Options, Question, hitting_set_to_maxsat
+from ...search import tasks
+from ...search.journal import Codec, integer
+from ...search.outcome import Outcome, Progress
+from ...search.tasks import Settings, Split
+from .check import _is_match, check
+from .model import grid, shape_sets
+from .puzzle import N_MAX, TriGridParams
+
+SAT_SOLVER = "cd195"
+REGION_SIDE = 2             # the regions' side: sub-triangles of 9 matches
+SPLIT_AFTER = 200_000       # conflicts after which a cube hands its work back, split by the next region
+STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
+DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
+SHAPES = ("triangle", "quad")
+
+# (shapes, n, conflicts before a hand-back, regions fixed, the fixed literals): a task of the split
+Cube = tuple[tuple[str, ...], int, int, int, tuple[int, ...]]
+Board = list[list[list[int]]]
+
+
+@lru_cache(maxsize=4)
+def hitting_set(shapes: tuple[str, ...], n: int) -> HittingSet:
+    return HittingSet(len(grid(n).matches), shape_sets(n, shapes))
+
+
+@lru_cache(maxsize=4)
+def formula(shapes: tuple[str, ...], n: int, below: int) -> tuple[list[int], ...]:
+    """Every shape hit and at most below - 1 matches removed (the counter of certify.py, as `sat`)."""
+    from ...certify import at_most_clauses
+
+    hs = hitting_set(shapes, n)
+    base = hitting_set_to_maxsat(hs)
+    counter, _ = at_most_clauses(hs, below - 1, base.n_vars)
+    return tuple(base.hard + counter)
+
+
+@lru_cache(maxsize=16)
+def regions(n: int) -> tuple[tuple[int, ...], ...]:
+    """The matches of each tile (up-pointing sub-triangles of side REGION_SIDE), the tile holding
+    match 0 first."""
+    g, side, out = grid(n), REGION_SIDE, []
+    for y in range(0, n - side + 1, side):
+        for x in range(0, n - side + 1 - y, side):
+            points = {(x + i, y + j) for j in range(side + 1) for i in range(side + 1 - j)}
+            out.append(tuple(i for i, (a, b) in enumerate(g.matches) if a in points and b in points))
+    return tuple(sorted(out))
+
+
+def assignments(shapes: tuple[str, ...], n: int, region: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every assignment of the region's matches (as literals) that hits each shape lying wholly
+    inside it: the cubes over the region, in a fixed order."""
+    from pysat.solvers import Solver
+
+    inside = set(region)
+    clauses = [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
+    found = []
+    with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = set(solver.get_model())
+            cube = tuple(e + 1 if e + 1 in model else -(e + 1) for e in region)
+            found.append(cube)
+            solver.add_clause([-lit for lit in cube])
+    return sorted(found)
+
+
+def refine(cube: Cube) -> list[Cube]:
+    """The cube split by every assignment of the next region: a partition of the cube."""
+    shapes, n, split_after, level, fixed = cube
+    return [(shapes, n, split_after, level + 1, fixed + more) for more in assignments(shapes, n, regions(n)[level])]
+
+
+def covers(cubes: list[Cube]) -> bool:
+    """Whether the cubes cover every assignment that hits the shapes inside their regions: the
+    region clauses and the negation of every cube, refuted by one SAT call."""
+    from pysat.solvers import Solver
+
+    shapes, n, deepest = cubes[0][0], cubes[0][1], max(cube[3] for cube in cubes)
+    inside = {e for region in regions(n)[:deepest] for e in region}
+    clauses = [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
+    with Solver(name=SAT_SOLVER, bootstrap_with=clauses + [[-lit for lit in cube[4]] for cube in cubes]) as solver:
+        return not solver.solve()
+
+
+def removed_board(n: int, removed: set[int]) -> Board:
+    return [[list(a), list(b)] for i, (a, b) in enumerate(grid(n).matches) if i in removed]
+
+
+def run_cube(cube: Cube, stop_at: float, best: int) -> Outcome[Board]:
+    """One cube: a board cheaper than `best` inside it (then cheaper ones, as `sat` descends), or
+    its refutation; after `split_after` conflicts its work comes back split by the next region.
+    positions: the conflicts spent (the same on every machine)."""
+    from pysat.solvers import Solver
+
+    shapes, n, split_after, level, fixed = cube
+    found: tuple[int, Board] | None = None
+    spent, below = 0, best
+    while True:
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below)) as solver:
+            for lit in fixed:
+                solver.add_clause([lit])
+            budget = split_after if split_after and level < len(regions(n)) else None
+            answer, used = limited(solver, stop_at, budget)
+            spent += used
+            if answer is None and time.time() >= stop_at:
+                return Outcome(complete=False, positions=spent)
+            if not answer:
+                parts = tuple(refine(cube)) if answer is None else ()
+                bounds = (best, best if found is None else found[0])
+                cost, board = found or (None, None)
+                return Outcome(cost, board, positions=spent, tasks=1, parts=parts, bounds=bounds)
+            chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
+        below = len(chosen)
+        found = below, removed_board(n, chosen)
+
+
+def limited(solver: Any, stop_at: float, budget: int | None) -> tuple[bool | None, int]:
+    """The call in steps of STEP conflicts, looking at the clock between them; None when the budget
+    or the clock ran out. Returns the answer and the conflicts spent."""
+    while True:
+        spent = solver.accum_stats().get("conflicts", 0)
+        solver.conf_budget(STEP if budget is None else max(1, min(STEP, budget - spent)))
+        answer = solver.solve_limited()
+        spent = solver.accum_stats()["conflicts"]
+        if answer is not None or (budget is not None and spent >= budget) or time.time() >= stop_at:
+            return answer, spent
+
+
+def _cube_in(raw: Any) -> Cube:
+    """A handed-back cube from a journal, its every field checked (a journal is untrusted)."""
+    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
+        raise ValueError("a cube is [shapes, n, split after, level, literals]")
+    shapes, n, split_after, level, fixed = raw
+    if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
+        raise ValueError(f"a cube's shapes are {shapes!r}")
+    integer(n, "a cube's n", 1, N_MAX + 1)
+    integer(split_after, "a cube's conflict budget")
+    integer(level, "a cube's level", 1, len(regions(n)) + 1)
+    matches = len(grid(n).matches)
+    if not all(type(lit) is int and 0 < abs(lit) <= matches for lit in fixed):
+        raise ValueError("a cube holds a literal that is no match")
+    return shapes, n, split_after, level, fixed
+
+
+def _board_in(raw: Any) -> Board:
+    if not isinstance(raw, list) or not all(map(_is_match, raw)):
+        raise ValueError("a board is a list of [[x, y], [x, y]] matches")
+    return raw
+
+
+def _value(n: int, shapes: tuple[str, ...], board: Board) -> int:
+    """The board's number of removed matches, as the independent checker (check.py) measures it."""
+    verdict = check(n, board, TriGridParams(shapes=shapes))
+    if not verdict.ok or verdict.objective is None:
+        raise ValueError(f"the checker rejects its board: {verdict.message}")
+    return int(verdict.objective)
+
+
+def codec(n: int, shapes: tuple[str, ...]) -> Codec:
+    return Codec(witness_in=_board_in, witness_out=lambda board: board, part_in=_cube_in,
+                 value=partial(_value, n, shapes))
+
+
+def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -> tuple[int, Board, int]:
+    """The greedy board, then cheaper ones from whole-formula calls of at most DESCENT conflicts each,
+    as long as they find one (the calls just above the optimum are cheap). Returns the cost, its
+    board and the conflicts spent. An answer "none cheaper" is not taken: the cubes prove it."""
+    from pysat.solvers import Solver
+
+    from ...solvers.maxsat import greedy_hitting_set
+
+    chosen, spent = set(greedy_hitting_set(hitting_set(shapes, n))), 0
+    while True:
+        report(Outcome(len(chosen), removed_board(n, chosen), complete=False))
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, len(chosen))) as solver:
+            answer, used = limited(solver, stop_at, DESCENT)
+            spent += used
+            if not answer:
+                return len(chosen), removed_board(n, chosen), spent
+            chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
+
+
+def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress,
+           split_after: int = SPLIT_AFTER) -> Outcome[Board]:
+    """The descent to a good board, then its refutation as cubes on the task layer; complete when
+    every cube is refuted (or gave the board it found its own refutation below)."""
+    from ...certify import packing_bound
+
+    stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
+    cost, board, spent = descend(shapes, n, stop_at, report)
+    if cost <= packing_bound(hitting_set(shapes, n)):
+        return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
+    cubes = refine((shapes, n, split_after, 0, ()))
+    split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
+                                    "split after": split_after, "solver": SAT_SOLVER},
+                  cubes, run_cube, shares_best=True, codec=codec(n, shapes))
+    left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
+    out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
+                    lambda part: report(replace(part, complete=False)))
+    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))}, {out.tasks} cubes in all "
+                                f"(split after {split_after:,} conflicts), {out.positions:,} conflicts"
+                                + ("" if out.complete else " (time limit: incomplete)"))
+
+
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Board]:
+    """The `cubes` method: the search above on the task layer's threads or cluster."""
+    assert n is not None
+    settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    return search(n, tuple(params.shapes), settings, report)
