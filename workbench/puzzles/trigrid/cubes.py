@@ -38,7 +38,7 @@ from typing import Any
 
 from ...models.core import OPTIMISE, HittingSet, Options, Question, hitting_set_to_maxsat
 from ...search import tasks
-from ...search.journal import Codec, integer
+from ...search.journal import Codec, integer, plain_in
 from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings, Split
 from .check import _is_match, check
@@ -166,6 +166,7 @@ def limited(solver: Any, stop_at: float, budget: int | None) -> tuple[bool | Non
 
 def _cube_in(raw: Any) -> Cube:
     """A handed-back cube from a journal, its every field checked (a journal is untrusted)."""
+    raw = plain_in(raw)
     if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
         raise ValueError("a cube is [shapes, n, split after, level, literals]")
     shapes, n, split_after, level, fixed = raw

@@ -1,0 +1,64 @@
+"""The cubes method (puzzles/trigrid/cubes.py): the optimum of today's rows, the same answer and
+counters after a stop and a resume on a copy of the journal elsewhere, cubes that cover the space."""
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from workbench.puzzles import get
+from workbench.puzzles.trigrid import cubes
+from workbench.puzzles.trigrid.subgrid import proven_minima
+from workbench.search.tasks import Settings, copy_journal, survey
+
+QUIET = Settings(threads=2, journal=False, quiet=True)
+SHAPES = {"enigma144": ("triangle", "quad"), "enigma82": ("quad",)}
+
+
+def ignore(_: object) -> None:
+    pass
+
+
+@pytest.mark.parametrize("variant, n", [("enigma82", 4), ("enigma82", 5), ("enigma144", 5), ("enigma144", 6)])
+def test_the_cubes_prove_the_optimum_of_the_proven_rows(variant, n):
+    puzzle = get(variant)
+    row = proven_minima(variant, lambda k, board: puzzle.check(k, board), n + 1)[n]
+    out = cubes.search(n, SHAPES[variant], QUIET, ignore)
+    assert out.complete and out.best == row and out.tasks == {"enigma82": 415, "enigma144": 279}[variant]
+    verdict = puzzle.check(n, out.witness)
+    assert verdict.ok and verdict.objective == row
+
+
+def test_a_cube_run_stopped_halfway_resumes_on_a_copy_elsewhere_to_the_same_answer_and_counters(tmp_path):
+    """enigma144 N = 6 with cubes handed back after 400 conflicts: stopped by its time limit, its
+    journal copied to another folder, resumed there: the same optimum, exactly the same cubes
+    and conflicts as an uninterrupted run (the budget is in conflicts, not seconds)."""
+    whole = cubes.search(6, SHAPES["enigma144"], QUIET, ignore, split_after=400)
+    assert (whole.best, whole.complete, whole.tasks) == (29, True, 2 * 279)     # one cube was handed back
+    here, there = tmp_path / "here", tmp_path / "there"
+    for seconds in (0.4, 0.8, 1.6):
+        part = cubes.search(6, SHAPES["enigma144"], Settings(threads=2, time_limit=seconds, runs=here, quiet=True),
+                            ignore, split_after=400)
+        (state,) = survey(here)
+        if not part.complete and state.done > 0:
+            break
+    assert not part.complete and 0 < state.done < state.total
+    assert str(tmp_path) not in str(state.key) and socket.gethostname() not in str(state.key)
+    copy_journal(state.path, there)
+    rest = cubes.search(6, SHAPES["enigma144"], Settings(threads=2, runs=there, quiet=True), ignore, split_after=400)
+    assert (rest.best, rest.tasks, rest.positions, rest.complete) == (29, whole.tasks, whole.positions, True)
+    assert survey(here)[0].done == state.done                                     # the original, as it was
+
+
+def test_the_cubes_and_their_refinements_cover_the_space():
+    first = cubes.refine((SHAPES["enigma82"], 6, 100, 0, ()))
+    assert len(first) == 415 and cubes.covers(first) and not cubes.covers(first[1:])
+    deeper = first[1:] + cubes.refine(first[0])
+    assert cubes.covers(deeper) and not cubes.covers(deeper[:-1])
+
+
+@pytest.mark.parametrize("raw", [((("quad",), 6, 100, 0, (1,))), (("quad",), 6, 100, 1, (999,)),
+                                 (("hexagon",), 6, 100, 1, (1,)), (("quad",), 6, True, 1, (1,)), ("quad", 6)])
+def test_a_journal_cube_out_of_range_is_refused(raw):
+    with pytest.raises(ValueError):
+        cubes._cube_in(raw)
