@@ -35,6 +35,9 @@ FRONTIER_SUBGRID = (("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
                     ("enigma144", 17, "maxsat:cd195+lexrev", "subgrid"),
                     ("enigma144", 18, "maxsat:cd195+lexrev", "subgrid"))
 SUBGRID = "trigrid sub-grid rows"
+# the cubes method (cubes.py) against the whole `sat` run it splits, and its frontier runs (issue 62)
+CUBES, CUBES_FRONTIER = "trigrid cubes against sat", "trigrid cubes frontier"
+CUBE_CASES = {"enigma144": (7, 10), "enigma82": (7, 8)}
 # a CP backend without an LP relaxation: on `plain` its propagation bounds nothing (N = 5: 20 found, not proven in
 # 600 s); the sub-grid rows give it the bound at the root (N = 5 in about a second), so they are its default
 GECODE = ("minizinc:gecode",)
@@ -142,7 +145,11 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                [BenchCase(self.name, n, solver, 1800.0, formulation=f, label=SUBGRID)
                 for n in both for f in ("plain", "subgrid")] + \
                [BenchCase(self.name, n, solver, 1800.0, formulation="subgrid", store=True, label=SUBGRID)
-                for n in subgrid_only]
+                for n in subgrid_only] + \
+               [BenchCase(self.name, n, s, 1800.0, formulation=f, label=CUBES)
+                for n in CUBE_CASES[self.name] for s, f in (("search", "cubes"), ("sat:cd195", None))] + \
+               [BenchCase(self.name, n, "search", 36000.0, formulation="cubes", label=CUBES_FRONTIER)
+                for n in {"enigma144": (15,), "enigma82": (11, 12)}[self.name]]
 
 
 class Enigma144(TriGridPuzzle):
