@@ -8,6 +8,7 @@ import pytest
 
 from workbench.puzzles import get
 from workbench.puzzles.trigrid import cubes
+from workbench.puzzles.trigrid.model import grid
 from workbench.puzzles.trigrid.subgrid import proven_minima
 from workbench.search.tasks import Settings, copy_journal, survey
 
@@ -62,3 +63,20 @@ def test_the_cubes_and_their_refinements_cover_the_space():
 def test_a_journal_cube_out_of_range_is_refused(raw):
     with pytest.raises(ValueError):
         cubes._cube_in(raw)
+
+
+def test_every_cube_and_the_coverage_are_certified_by_checked_lrat_proofs():
+    """enigma144 N = 4 (13): each cube's refutation of "at most 12" and the coverage proof, checked
+    by the LRAT checker against the CNFs whose hashes are kept; the cube that holds an optimal board
+    is satisfiable at "at most 13", and 278 of the cubes do not cover the space."""
+    shapes = SHAPES["enigma144"]
+    first = cubes.refine((shapes, 4, 100, 0, ()))
+    proof = cubes.certify(first, 13)
+    assert (proof["verdict"], proof["cubes"], proof["coverage"]["verdict"]) == ("VALID", 279, "VALID")
+    assert len(set(proof["cnf_sha256"])) == 279 and proof["proof_bytes"] > 0
+    board = cubes.search(4, shapes, QUIET, ignore).witness
+    index = {frozenset(m): i + 1 for i, m in enumerate(grid(4).matches)}
+    removed = {index[frozenset(map(tuple, m))] for m in board}
+    (holder,) = [c for c in first if all((lit > 0) == (abs(lit) in removed) for lit in c[4])]
+    assert cubes.cube_certificate(holder, 14)["verdict"] == "SATISFIABLE"
+    assert cubes.coverage_certificate([c for c in first if c != holder])["verdict"] == "SATISFIABLE"

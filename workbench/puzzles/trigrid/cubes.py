@@ -30,6 +30,7 @@ finds such a board descends inside itself, as `sat` does, and reports it.
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import time
 from dataclasses import replace
@@ -92,7 +93,7 @@ def assignments(shapes: tuple[str, ...], n: int, region: tuple[int, ...]) -> lis
 
     inside = set(region)
     clauses = [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
-    found = []
+    found: list[tuple[int, ...]] = []
     with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
         while solver.solve():
             model = set(solver.get_model())
@@ -114,10 +115,15 @@ def covers(cubes: list[Cube]) -> bool:
     from pysat.solvers import Solver
 
     shapes, n, deepest = cubes[0][0], cubes[0][1], max(cube[3] for cube in cubes)
-    inside = {e for region in regions(n)[:deepest] for e in region}
-    clauses = [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
-    with Solver(name=SAT_SOLVER, bootstrap_with=clauses + [[-lit for lit in cube[4]] for cube in cubes]) as solver:
+    negations = [[-lit for lit in cube[4]] for cube in cubes]
+    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, deepest) + negations) as solver:
         return not solver.solve()
+
+
+def region_clauses(shapes: tuple[str, ...], n: int, regions_fixed: int) -> list[list[int]]:
+    """The clauses of the shapes lying wholly inside the first `regions_fixed` regions."""
+    inside = {e for region in regions(n)[:regions_fixed] for e in region}
+    return [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
 
 
 def removed_board(n: int, removed: set[int]) -> Board:
@@ -247,3 +253,46 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     assert n is not None
     settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh, quiet=options.quiet)
     return search(n, tuple(params.shapes), settings, report)
+
+
+def certificate(clauses: list[list[int]]) -> dict[str, Any]:
+    """CaDiCaL's refutation of `clauses`, trimmed, checked by the LRAT checker (lrat.py) against
+    exactly these clauses, whose DIMACS text's hash it keeps with the proof's size."""
+    from pysat.formula import CNF
+
+    from ... import lrat
+    from ...certify import refutation
+
+    dimacs = CNF(from_clauses=clauses).to_dimacs()
+    began = time.perf_counter()
+    refuted = refutation(clauses)
+    if refuted is None:
+        return {"verdict": "SATISFIABLE", "cnf_sha256": hashlib.sha256(dimacs.encode()).hexdigest()}
+    text, solved = refuted.lrat(), time.perf_counter()
+    valid = lrat.check(lrat.parse_dimacs(dimacs), text).valid
+    return {"verdict": "VALID" if valid else "INVALID", "cnf_sha256": hashlib.sha256(dimacs.encode()).hexdigest(),
+            "proof_bytes": len(text), "solve_seconds": solved - began, "check_seconds": time.perf_counter() - solved}
+
+
+def cube_certificate(cube: Cube, below: int) -> dict[str, Any]:
+    """The certificate that no board of fewer than `below` matches lies in the cube."""
+    shapes, n, _, _, fixed = cube
+    return certificate([list(c) for c in formula(shapes, n, below)] + [[lit] for lit in fixed])
+
+
+def coverage_certificate(cubes: list[Cube]) -> dict[str, Any]:
+    """The certificate that the cubes cover the space (what `covers` asks, refuted and checked)."""
+    shapes, n, deepest = cubes[0][0], cubes[0][1], max(cube[3] for cube in cubes)
+    return certificate(region_clauses(shapes, n, deepest) + [[-lit for lit in cube[4]] for cube in cubes])
+
+
+def certify(cubes: list[Cube], below: int, threads: int = 2) -> dict[str, Any]:
+    """Every cube's certificate and the coverage's, on `threads` threads: VALID only if all are."""
+    with tasks.fan_out(threads) as mapped:
+        each = list(mapped(partial(cube_certificate, below=below), cubes))
+    cover = coverage_certificate(cubes)
+    valid = cover["verdict"] == "VALID" and all(c["verdict"] == "VALID" for c in each)
+    return {"verdict": "VALID" if valid else "INVALID", "cubes": len(each), "coverage": cover,
+            "proof_bytes": cover.get("proof_bytes", 0) + sum(c.get("proof_bytes", 0) for c in each),
+            "check_seconds": cover.get("check_seconds", 0) + sum(c.get("check_seconds", 0) for c in each),
+            "cnf_sha256": [c["cnf_sha256"] for c in each]}
