@@ -31,22 +31,22 @@ def test_the_cubes_prove_the_optimum_of_the_proven_rows(variant, n):
 
 
 def test_a_cube_run_stopped_halfway_resumes_on_a_copy_elsewhere_to_the_same_answer_and_counters(tmp_path):
-    """enigma144 N = 6 with cubes handed back after 400 conflicts: stopped by its time limit, its
+    """enigma144 N = 6 with cubes handed back after 300 conflicts: stopped by its time limit, its
     journal copied to another folder, resumed there: the same optimum, exactly the same cubes
     and conflicts as an uninterrupted run (the budget is in conflicts, not seconds)."""
-    whole = cubes.search(6, SHAPES["enigma144"], QUIET, ignore, split_after=400)
-    assert (whole.best, whole.complete, whole.tasks) == (29, True, 2 * 279)     # one cube was handed back
+    whole = cubes.search(6, SHAPES["enigma144"], QUIET, ignore, split_after=300)
+    assert (whole.best, whole.complete, whole.tasks) == (29, True, 3 * 279)     # two cubes were handed back
     here, there = tmp_path / "here", tmp_path / "there"
     for seconds in (0.4, 0.8, 1.6):
         part = cubes.search(6, SHAPES["enigma144"], Settings(threads=2, time_limit=seconds, runs=here, quiet=True),
-                            ignore, split_after=400)
+                            ignore, split_after=300)
         (state,) = survey(here)
         if not part.complete and state.done > 0:
             break
     assert not part.complete and 0 < state.done < state.total
     assert str(tmp_path) not in str(state.key) and socket.gethostname() not in str(state.key)
     copy_journal(state.path, there)
-    rest = cubes.search(6, SHAPES["enigma144"], Settings(threads=2, runs=there, quiet=True), ignore, split_after=400)
+    rest = cubes.search(6, SHAPES["enigma144"], Settings(threads=2, runs=there, quiet=True), ignore, split_after=300)
     assert (rest.best, rest.tasks, rest.positions, rest.complete) == (29, whole.tasks, whole.positions, True)
     assert survey(here)[0].done == state.done                                     # the original, as it was
 

@@ -4,7 +4,7 @@ journaled, resumable after a kill or on a copy of the journal elsewhere, spread 
 Dask cluster.
 
 The split is structural. The grid is tiled with up-pointing sub-triangles of side REGION_SIDE (the
-regions, the tile holding match 0 first); a cube fixes every match of one or more regions, and the
+regions, the tile nearest the centre first); a cube fixes every match of one or more regions, and the
 first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
 other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
 the assignments of region 0's matches that can be part of a board, so their disjunction covers the
@@ -13,15 +13,18 @@ cube whose call runs past SPLIT_AFTER conflicts hands its work back: the cube ex
 assignment of the next region (a partition of the cube again). The budget is in conflicts, not
 seconds, so the cubes and their counters are the same on every machine and after every resume.
 Why this split, measured (enigma82 N = 9, refuting 43; one core, the machine shared): the whole
-formula takes 20 s (384k conflicts). The 415 cubes over region 0 take 7.5 s each (median; 117 s for
-the first 15), and a cube split once more takes 4.7 s against 415 x 1.0 s for its sub-cubes: fixing
-matches barely eases a counting refutation, so each level multiplies the work by about 100. The
+formula takes 20 s (384k conflicts). The 415 cubes over the corner tile take 7.5 s each (median;
+117 s, 2.2M conflicts, for the first 15), over the central tile 43k conflicts each (a sample of 8),
+so the central tiles come first; a corner cube split once more takes 4.7 s against 415 x 1.0 s for
+its sub-cubes: fixing matches barely eases a counting refutation, so each level multiplies the work
+by about 100, and the first level alone costs about 46x the whole call's conflicts. The
 alternative, a partition of the cost ("exactly j of the 45 matches of the corner triangle of side 5
 removed", j = 0..43), is no better: j <= 13 refutes in 0.3 s, j = 14..19 take 13 to 51 s each.
 With the sub-grid rows (subgrid.py) the whole call takes 68 s and the cubes 19 s each; with the
 lex-leader clauses the cubes are unchanged (122 s for the first 15). So the region split stays: it
 gives many independent tasks whose cubes and counters do not depend on the machine or the order,
-which is what the task layer needs; it costs far more core time than one whole call (docs/usage.md).
+which is what the task layer needs; it costs far more core time than one whole call
+(docs/notes/trigrid.md, section 11).
 
 Each cube runs a fresh CaDiCaL on the whole formula plus the cube's units (no state between cubes:
 the counts do not depend on the order the cubes finish in). The cubes share the best cost found
@@ -76,14 +79,16 @@ def formula(shapes: tuple[str, ...], n: int, below: int) -> tuple[list[int], ...
 
 @lru_cache(maxsize=16)
 def regions(n: int) -> tuple[tuple[int, ...], ...]:
-    """The matches of each tile (up-pointing sub-triangles of side REGION_SIDE), the tile holding
-    match 0 first."""
-    g, side, out = grid(n), REGION_SIDE, []
+    """The matches of each tile (up-pointing sub-triangles of side REGION_SIDE), the tiles nearest
+    the grid's centre first (their cubes were measured 3.5x cheaper than a corner's)."""
+    g, side, tiles = grid(n), REGION_SIDE, []
     for y in range(0, n - side + 1, side):
         for x in range(0, n - side + 1 - y, side):
             points = {(x + i, y + j) for j in range(side + 1) for i in range(side + 1 - j)}
-            out.append(tuple(i for i, (a, b) in enumerate(g.matches) if a in points and b in points))
-    return tuple(sorted(out))
+            matches = tuple(i for i, (a, b) in enumerate(g.matches) if a in points and b in points)
+            centre = (3 * x + side - n, 3 * y + side - n)      # 3 x (the tile's centre - the grid's)
+            tiles.append((centre[0] ** 2 + centre[0] * centre[1] + centre[1] ** 2, matches))
+    return tuple(matches for _, matches in sorted(tiles))
 
 
 def assignments(shapes: tuple[str, ...], n: int, region: tuple[int, ...]) -> list[tuple[int, ...]]:
