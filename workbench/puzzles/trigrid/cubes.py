@@ -51,13 +51,15 @@ from .puzzle import N_MAX, TriGridParams
 
 SAT_SOLVER = "cd195"
 REGION_SIDE = 2             # the regions' side: sub-triangles of 9 matches
-SPLIT_AFTER = 200_000       # conflicts after which a cube hands its work back, split by the next region
+BATCH = 26                  # cubes a task refutes in one solver (415 cubes: 16 tasks)
+SPLIT_AFTER = 2_000_000     # conflicts after which a task hands back what it has not refuted
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
 
-# (shapes, n, conflicts before a hand-back, regions fixed, the fixed literals): a task of the split
-Cube = tuple[tuple[str, ...], int, int, int, tuple[int, ...]]
+Cube = tuple[int, ...]      # the fixed literals
+# (shapes, n, conflicts before a hand-back, regions fixed, its cubes): a task of the split
+Task = tuple[tuple[str, ...], int, int, int, tuple[Cube, ...]]
 Board = list[list[list[int]]]
 
 
@@ -91,105 +93,117 @@ def regions(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(matches for _, matches in sorted(tiles))
 
 
-def assignments(shapes: tuple[str, ...], n: int, region: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """Every assignment of the region's matches (as literals) that hits each shape lying wholly
-    inside it: the cubes over the region, in a fixed order."""
-    from pysat.solvers import Solver
-
-    inside = set(region)
-    clauses = [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
-    found: list[tuple[int, ...]] = []
-    with Solver(name=SAT_SOLVER, bootstrap_with=clauses) as solver:
-        while solver.solve():
-            model = set(solver.get_model())
-            cube = tuple(e + 1 if e + 1 in model else -(e + 1) for e in region)
-            found.append(cube)
-            solver.add_clause([-lit for lit in cube])
-    return sorted(found)
-
-
-def refine(cube: Cube) -> list[Cube]:
-    """The cube split by every assignment of the next region: a partition of the cube."""
-    shapes, n, split_after, level, fixed = cube
-    return [(shapes, n, split_after, level + 1, fixed + more) for more in assignments(shapes, n, regions(n)[level])]
-
-
-def covers(cubes: list[Cube]) -> bool:
-    """Whether the cubes cover every assignment that hits the shapes inside their regions: the
-    region clauses and the negation of every cube, refuted by one SAT call."""
-    from pysat.solvers import Solver
-
-    shapes, n, deepest = cubes[0][0], cubes[0][1], max(cube[3] for cube in cubes)
-    negations = [[-lit for lit in cube[4]] for cube in cubes]
-    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, deepest) + negations) as solver:
-        return not solver.solve()
-
-
 def region_clauses(shapes: tuple[str, ...], n: int, regions_fixed: int) -> list[list[int]]:
     """The clauses of the shapes lying wholly inside the first `regions_fixed` regions."""
     inside = {e for region in regions(n)[:regions_fixed] for e in region}
     return [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
 
 
+def refine(shapes: tuple[str, ...], n: int, level: int, cube: Cube = ()) -> list[Cube]:
+    """The cube (fixing `level` regions) split by every assignment of the next region that hits
+    each shape lying wholly inside it: a partition of the cube, in a fixed order."""
+    from pysat.solvers import Solver
+
+    region = regions(n)[level]
+    found: list[Cube] = []
+    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, level + 1)) as solver:
+        for lit in cube:
+            solver.add_clause([lit])
+        while solver.solve():
+            model = set(solver.get_model())
+            found.append(tuple(e + 1 if e + 1 in model else -(e + 1) for e in region))
+            solver.add_clause([-lit for lit in found[-1]])
+    return sorted(cube + more for more in found)
+
+
+def batches(shapes: tuple[str, ...], n: int, split_after: int, level: int, cubes: list[Cube]) -> list[Task]:
+    return [(shapes, n, split_after, level, tuple(cubes[i:i + BATCH])) for i in range(0, len(cubes), BATCH)]
+
+
+def covers(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> bool:
+    """Whether the cubes cover every assignment that hits the shapes inside the first `level`
+    regions: those clauses and the negation of every cube, refuted by one SAT call."""
+    from pysat.solvers import Solver
+
+    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, level) + _negations(cubes)) as solver:
+        return not solver.solve()
+
+
+def _negations(cubes: list[Cube]) -> list[list[int]]:
+    return [[-lit for lit in cube] for cube in cubes]
+
+
 def removed_board(n: int, removed: set[int]) -> Board:
     return [[list(a), list(b)] for i, (a, b) in enumerate(grid(n).matches) if i in removed]
 
 
-def run_cube(cube: Cube, stop_at: float, best: int) -> Outcome[Board]:
-    """One cube: a board cheaper than `best` inside it (then cheaper ones, as `sat` descends), or
-    its refutation; after `split_after` conflicts its work comes back split by the next region.
-    positions: the conflicts spent (the same on every machine)."""
+def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
+    """A task's cubes, one after the other in one solver (the lemmas one cube teaches serve the
+    next): a board cheaper than `best` in one of them (then cheaper ones, as `sat` descends), or
+    their refutation. Past `split_after` conflicts the cubes not yet refuted come back: halved,
+    or a lone cube split by the next region. positions: the conflicts spent (the same everywhere)."""
     from pysat.solvers import Solver
 
-    shapes, n, split_after, level, fixed = cube
+    shapes, n, split_after, level, cubes = task
     found: tuple[int, Board] | None = None
-    spent, below = 0, best
-    while True:
+    spent, below, i = 0, best, 0
+    budget = None if not split_after or level >= len(regions(n)) else split_after
+    while i < len(cubes):
         with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below)) as solver:
-            for lit in fixed:
-                solver.add_clause([lit])
-            budget = split_after if split_after and level < len(regions(n)) else None
-            answer, used = limited(solver, stop_at, budget)
+            while i < len(cubes):
+                answer, used = limited(solver, stop_at, None if budget is None else budget - spent, cubes[i])
+                if answer is not False:
+                    break
+                i += 1
             spent += used
-            if answer is None and time.time() >= stop_at:
-                return Outcome(complete=False, positions=spent)
-            if not answer:
-                parts = tuple(refine(cube)) if answer is None else ()
-                bounds = (best, best if found is None else found[0])
-                cost, board = found or (None, None)
-                return Outcome(cost, board, positions=spent, tasks=1, parts=parts, bounds=bounds)
-            chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
-        below = len(chosen)
-        found = below, removed_board(n, chosen)
+            if answer is None:
+                if time.time() >= stop_at:
+                    return Outcome(complete=False, positions=spent)
+                rest = list(cubes[i:])
+                parts = batches(shapes, n, split_after, level + 1, refine(shapes, n, level, rest[0])) \
+                    if len(rest) == 1 else [(shapes, n, split_after, level, tuple(half))
+                                            for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
+                return _outcome(found, best, spent, tuple(parts))
+            if answer:
+                chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
+                below, found = len(chosen), (len(chosen), removed_board(n, chosen))
+    return _outcome(found, best, spent, ())
 
 
-def limited(solver: Any, stop_at: float, budget: int | None) -> tuple[bool | None, int]:
-    """The call in steps of STEP conflicts, looking at the clock between them; None when the budget
-    or the clock ran out. Returns the answer and the conflicts spent."""
+def _outcome(found: tuple[int, Board] | None, best: int, spent: int, parts: tuple[Task, ...]) -> Outcome[Board]:
+    cost, board = found or (None, None)
+    return Outcome(cost, board, positions=spent, tasks=1, parts=parts, bounds=(best, cost or best))
+
+
+def limited(solver: Any, stop_at: float, budget: int | None, cube: Cube = ()) -> tuple[bool | None, int]:
+    """The call under the cube's assumptions, in steps of STEP conflicts, looking at the clock
+    between them; None when the solver's `budget` of conflicts or the clock ran out. Returns the
+    answer and the conflicts the solver has spent in all."""
     while True:
         spent = solver.accum_stats().get("conflicts", 0)
         solver.conf_budget(STEP if budget is None else max(1, min(STEP, budget - spent)))
-        answer = solver.solve_limited()
+        answer = solver.solve_limited(assumptions=list(cube))
         spent = solver.accum_stats()["conflicts"]
         if answer is not None or (budget is not None and spent >= budget) or time.time() >= stop_at:
             return answer, spent
 
 
-def _cube_in(raw: Any) -> Cube:
-    """A handed-back cube from a journal, its every field checked (a journal is untrusted)."""
+def _task_in(raw: Any) -> Task:
+    """A handed-back task from a journal, its every field checked (a journal is untrusted)."""
     raw = plain_in(raw)
     if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
-        raise ValueError("a cube is [shapes, n, split after, level, literals]")
-    shapes, n, split_after, level, fixed = raw
+        raise ValueError("a task is [shapes, n, split after, level, cubes]")
+    shapes, n, split_after, level, cubes = raw
     if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
-        raise ValueError(f"a cube's shapes are {shapes!r}")
-    integer(n, "a cube's n", 1, N_MAX + 1)
-    integer(split_after, "a cube's conflict budget")
-    integer(level, "a cube's level", 1, len(regions(n)) + 1)
+        raise ValueError(f"a task's shapes are {shapes!r}")
+    integer(n, "a task's n", 1, N_MAX + 1)
+    integer(split_after, "a task's conflict budget")
+    integer(level, "a task's level", 1, len(regions(n)) + 1)
     matches = len(grid(n).matches)
-    if not all(type(lit) is int and 0 < abs(lit) <= matches for lit in fixed):
-        raise ValueError("a cube holds a literal that is no match")
-    return shapes, n, split_after, level, fixed
+    if not cubes or not all(isinstance(cube, tuple) and all(type(lit) is int and 0 < abs(lit) <= matches
+                                                            for lit in cube) for cube in cubes):
+        raise ValueError("a task's cubes hold a literal that is no match")
+    return shapes, n, split_after, level, cubes
 
 
 def _board_in(raw: Any) -> Board:
@@ -207,7 +221,7 @@ def _value(n: int, shapes: tuple[str, ...], board: Board) -> int:
 
 
 def codec(n: int, shapes: tuple[str, ...]) -> Codec:
-    return Codec(witness_in=_board_in, witness_out=lambda board: board, part_in=_cube_in,
+    return Codec(witness_in=_board_in, witness_out=lambda board: board, part_in=_task_in,
                  value=partial(_value, n, shapes))
 
 
@@ -240,15 +254,16 @@ def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress
     cost, board, spent = descend(shapes, n, stop_at, report)
     if cost <= packing_bound(hitting_set(shapes, n)):
         return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
-    cubes = refine((shapes, n, split_after, 0, ()))
+    cubes = refine(shapes, n, 0)
     split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
-                                    "split after": split_after, "solver": SAT_SOLVER},
-                  cubes, run_cube, shares_best=True, codec=codec(n, shapes))
+                                    "batch": BATCH, "split after": split_after, "solver": SAT_SOLVER},
+                  batches(shapes, n, split_after, 1, cubes), run_task, shares_best=True, codec=codec(n, shapes))
     left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
     out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
                     lambda part: report(replace(part, complete=False)))
-    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))}, {out.tasks} cubes in all "
-                                f"(split after {split_after:,} conflicts), {out.positions:,} conflicts"
+    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}, "
+                                f"{out.tasks} tasks in all (split after {split_after:,} conflicts), "
+                                f"{out.positions:,} conflicts"
                                 + ("" if out.complete else " (time limit: incomplete)"))
 
 
@@ -279,23 +294,22 @@ def certificate(clauses: list[list[int]]) -> dict[str, Any]:
             "proof_bytes": len(text), "solve_seconds": solved - began, "check_seconds": time.perf_counter() - solved}
 
 
-def cube_certificate(cube: Cube, below: int) -> dict[str, Any]:
+def cube_certificate(shapes: tuple[str, ...], n: int, cube: Cube, below: int) -> dict[str, Any]:
     """The certificate that no board of fewer than `below` matches lies in the cube."""
-    shapes, n, _, _, fixed = cube
-    return certificate([list(c) for c in formula(shapes, n, below)] + [[lit] for lit in fixed])
+    return certificate([list(c) for c in formula(shapes, n, below)] + [[lit] for lit in cube])
 
 
-def coverage_certificate(cubes: list[Cube]) -> dict[str, Any]:
+def coverage_certificate(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> dict[str, Any]:
     """The certificate that the cubes cover the space (what `covers` asks, refuted and checked)."""
-    shapes, n, deepest = cubes[0][0], cubes[0][1], max(cube[3] for cube in cubes)
-    return certificate(region_clauses(shapes, n, deepest) + [[-lit for lit in cube[4]] for cube in cubes])
+    return certificate(region_clauses(shapes, n, level) + _negations(cubes))
 
 
-def certify(cubes: list[Cube], below: int, threads: int = 2) -> dict[str, Any]:
+def certify(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube], below: int,
+            threads: int = 2) -> dict[str, Any]:
     """Every cube's certificate and the coverage's, on `threads` threads: VALID only if all are."""
     with tasks.fan_out(threads) as mapped:
-        each = list(mapped(partial(cube_certificate, below=below), cubes))
-    cover = coverage_certificate(cubes)
+        each = list(mapped(partial(cube_certificate, shapes, n, below=below), cubes))
+    cover = coverage_certificate(shapes, n, level, cubes)
     valid = cover["verdict"] == "VALID" and all(c["verdict"] == "VALID" for c in each)
     return {"verdict": "VALID" if valid else "INVALID", "cubes": len(each), "coverage": cover,
             "proof_bytes": cover.get("proof_bytes", 0) + sum(c.get("proof_bytes", 0) for c in each),
