@@ -8,28 +8,24 @@ regions, the tile nearest the centre first); a cube fixes every match of one or 
 first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
 other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
 the assignments of region 0's matches that can be part of a board, so their disjunction covers the
-space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation). A
-cube whose call runs past SPLIT_AFTER conflicts hands its work back: the cube extended by every such
-assignment of the next region (a partition of the cube again). The budget is in conflicts, not
-seconds, so the cubes and their counters are the same on every machine and after every resume.
-Why this split, measured (enigma82 N = 9, refuting 43; one core, the machine shared): the whole
-formula takes 20 s (384k conflicts). The 415 cubes over the corner tile take 7.5 s each (median;
-117 s, 2.2M conflicts, for the first 15), over the central tile 43k conflicts each (a sample of 8),
-so the central tiles come first; a corner cube split once more takes 4.7 s against 415 x 1.0 s for
-its sub-cubes: fixing matches barely eases a counting refutation, so each level multiplies the work
-by about 100, and the first level alone costs about 46x the whole call's conflicts. The
-alternative, a partition of the cost ("exactly j of the 45 matches of the corner triangle of side 5
-removed", j = 0..43), is no better: j <= 13 refutes in 0.3 s, j = 14..19 take 13 to 51 s each.
-With the sub-grid rows (subgrid.py) the whole call takes 68 s and the cubes 19 s each; with the
-lex-leader clauses the cubes are unchanged (122 s for the first 15). So the region split stays: it
-gives many independent tasks whose cubes and counters do not depend on the machine or the order,
-which is what the task layer needs; it costs far more core time than one whole call
-(docs/notes/trigrid.md, section 11).
+space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation,
+`certify` with checked LRAT proofs). A task refutes BATCH cubes one after the other in one CaDiCaL
+under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it has not refuted, halved,
+or a lone cube split by every such assignment of the next region (a partition of the cube again).
+The budget is in conflicts, not seconds, and each task starts a fresh solver, so the tasks and
+their counters are the same on every machine, in every order and after every resume. The tasks
+share the best cost found (Split.shares_best): a cube refutes "a board cheaper than the best so
+far inside me"; one that finds such a board descends inside itself, as `sat` does.
 
-Each cube runs a fresh CaDiCaL on the whole formula plus the cube's units (no state between cubes:
-the counts do not depend on the order the cubes finish in). The cubes share the best cost found
-(Split.shares_best): a cube refutes "a board cheaper than the best so far inside me"; one that
-finds such a board descends inside itself, as `sat` does, and reports it.
+Why this split, measured (docs/notes/trigrid.md, section 11): fixing matches barely eases a
+counting refutation. enigma82 N = 9, refuting 43: the whole call takes 384k conflicts, a cube over
+the corner tile about 150k on a fresh solver, over the central tile 43k (so the central tiles come
+first), and splitting a cube again multiplies the work by about 100. A partition of the cost ("exactly
+j of the corner triangle's 45 matches removed") is no better, nor are the sub-grid rows or the
+lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches serve the next, so
+the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
+tasks of 26 cubes, and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
+of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
 """
 from __future__ import annotations
 
