@@ -36,7 +36,7 @@ from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any
 
-from ...models.core import OPTIMISE, HittingSet, Options, Question, hitting_set_to_maxsat
+from ...models.core import OPTIMISE, HittingSet, Options, Question, greedy_hitting_set, hitting_set_to_maxsat
 from ...search import tasks
 from ...search.journal import Codec, integer, plain_in
 from ...search.outcome import Outcome, Progress
@@ -226,8 +226,6 @@ def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -
     as long as they find one (the calls just above the optimum are cheap). Returns the cost, its
     board and the conflicts spent. An answer "none cheaper" is not taken: the cubes prove it."""
     from pysat.solvers import Solver
-
-    from ...solvers.maxsat import greedy_hitting_set
 
     chosen, spent = set(greedy_hitting_set(hitting_set(shapes, n))), 0
     while True:
