@@ -263,9 +263,13 @@ def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,
           question: Question = OPTIMISE) -> Outcome[Board]:
-    """The `cubes` method: the search above on the task layer's threads or cluster."""
+    """The `cubes` method: the search above on the task layer. python-sat holds the GIL while
+    CaDiCaL solves (measured: a Python thread beside it stalls), so threads would refute one cube at
+    a time: with more than one thread and no --cluster the tasks go to a local Dask cluster of that
+    many worker processes."""
     assert n is not None
-    settings = Settings(options.threads, options.time_limit, options.cluster, fresh=options.fresh, quiet=options.quiet)
+    cluster = options.cluster or (f"local:{options.threads}" if options.threads > 1 else None)
+    settings = Settings(options.threads, options.time_limit, cluster, fresh=options.fresh, quiet=options.quiet)
     return search(n, tuple(params.shapes), settings, report)
 
 
