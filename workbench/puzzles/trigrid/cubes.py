@@ -24,7 +24,7 @@ first), and splitting a cube again multiplies the work by about 100. A partition
 j of the corner triangle's 45 matches removed") is no better, nor are the sub-grid rows or the
 lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches serve the next, so
 the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
-tasks of 26 cubes, and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
+tasks of 26 cubes (16x at N = 9), and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
 of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
 """
 from __future__ import annotations
