@@ -189,7 +189,7 @@ def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
         raise BadInput(f"{p.name} is not a counting puzzle")
     if counting and solver is None:     # the registry's first backend that enumerates the counting formulation
         solver = first_counting(searches=(formulation if formulation in counting else counting[0]) in p.methods)
-    chosen = canonical(solver or p.default_solver)
+    chosen = canonical(solver or ("search" if formulation in p.methods else p.default_solver))   # a method: its backend
     native = backend_class(split_name(chosen)[0]).runs_searches()
     if counting:
         usable = [f for f in counting if (f in p.methods) == native]

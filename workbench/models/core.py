@@ -215,6 +215,21 @@ class Built:
     decode: Callable[[Any], Any]
 
 
+def greedy_hitting_set(hs: HittingSet) -> list[int]:
+    """A quick valid upper bound, reported before the exact search starts."""
+    chosen: set[int] = set()
+    open_sets = [set(s) for s in hs.sets]
+    while open_sets:
+        score: dict[int, float] = {}
+        for s in open_sets:
+            for e in s:
+                score[e] = score.get(e, 0.0) + 1.0 / hs.weight(e)
+        best = max(score, key=lambda e: (score[e], -e))
+        chosen.add(best)
+        open_sets = [s for s in open_sets if best not in s]
+    return sorted(chosen)
+
+
 def hitting_set_to_linear(hs: HittingSet) -> LinearModel:
     m = LinearModel(name=hs.name)
     for e in range(hs.n_elements):

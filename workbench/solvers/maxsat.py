@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from ..models.core import HittingSet, MaxSatModel, hitting_set_to_maxsat, lex_leader
+from ..models.core import HittingSet, MaxSatModel, greedy_hitting_set, hitting_set_to_maxsat, lex_leader
 from ..models.writers import to_wcnf
 from .base import Backend, Incumbent, Options, Report, Result, Status, UnsupportedModel
 
@@ -28,21 +28,6 @@ def configuration(sub: str | None, default: str = DEFAULT_SAT_SOLVER) -> tuple[s
     if name in LEX_ORDERS:
         return default, name
     return name or default, extra if extra in LEX_ORDERS else ""
-
-
-def greedy_hitting_set(hs: HittingSet) -> list[int]:
-    """A quick valid upper bound, reported before the exact search starts."""
-    chosen: set[int] = set()
-    open_sets = [set(s) for s in hs.sets]
-    while open_sets:
-        score: dict[int, float] = {}
-        for s in open_sets:
-            for e in s:
-                score[e] = score.get(e, 0.0) + 1.0 / hs.weight(e)
-        best = max(score, key=lambda e: (score[e], -e))
-        chosen.add(best)
-        open_sets = [s for s in open_sets if best not in s]
-    return sorted(chosen)
 
 
 def indicator(hs: HittingSet, chosen: list[int]) -> list[int]:

@@ -15,9 +15,9 @@ import threading
 import time
 from typing import Any
 
-from ..models.core import HittingSet, hitting_set_to_maxsat, lex_leader
+from ..models.core import HittingSet, greedy_hitting_set, hitting_set_to_maxsat, lex_leader
 from .base import Incumbent, Options, Report, Result, Status
-from .maxsat import LEXREV, NOT_INTERRUPTIBLE, MaxSAT, configuration, greedy_hitting_set, indicator
+from .maxsat import LEXREV, NOT_INTERRUPTIBLE, MaxSAT, configuration, indicator
 
 
 class LinearSAT(MaxSAT):

@@ -84,3 +84,8 @@ class Grid:
 @lru_cache(maxsize=16)
 def grid(n: int) -> Grid:
     return Grid(n)
+
+
+def shape_sets(n: int, kinds: tuple[str, ...]) -> list[tuple[int, ...]]:
+    """The match sets of every shape of these kinds: the hitting set's sets."""
+    return [s for kind in kinds for s in grid(n).shapes(kind)]

@@ -11,7 +11,7 @@ from ..base import BenchCase, Formulation, Params, Puzzle, ShowcaseCase
 from . import subgrid
 from .check import all_matches
 from .check import check as check_grid
-from .model import grid
+from .model import grid, shape_sets
 
 N_MAX = 30
 # the sub-triangles' sides and the strips' widths whose rows `subgrid` adds (docs/notes/trigrid.md, section 8)
@@ -35,6 +35,9 @@ FRONTIER_SUBGRID = (("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
                     ("enigma144", 17, "maxsat:cd195+lexrev", "subgrid"),
                     ("enigma144", 18, "maxsat:cd195+lexrev", "subgrid"))
 SUBGRID = "trigrid sub-grid rows"
+# the cubes method (cubes.py) against the whole `sat` run it splits, and its frontier runs (issue 62)
+CUBES, CUBES_FRONTIER = "trigrid cubes against sat", "trigrid cubes frontier"
+CUBE_CASES = {"enigma144": (7, 10), "enigma82": (7, 8)}
 # a CP backend without an LP relaxation: on `plain` its propagation bounds nothing (N = 5: 20 found, not proven in
 # 600 s); the sub-grid rows give it the bound at the root (N = 5 in about a second), so they are its default
 GECODE = ("minizinc:gecode",)
@@ -66,7 +69,10 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                     Formulation("lexleader", "plain, plus lex-leader clauses for the grid's 6 symmetries"),
                     Formulation("subgrid", "plain, plus the implied rows 'at least a(k) removed' in every "
                                            "sub-triangle of side k and 'at least the proven minimum' in every strip "
-                                           "along a side (subgrid.py)", solvers=GECODE))
+                                           "along a side (subgrid.py)", solvers=GECODE),
+                    Formulation("cubes", "the `sat` descent, then its refutation split into cubes, each one SAT call, "
+                                         "run as journaled tasks (cubes.py)",
+                                search="workbench.puzzles.trigrid.cubes:solve", tasks=True))
     Params = TriGridParams
     checker = staticmethod(check_grid)
     showcase_n = ""            # the N of the main job's table: each row in seconds (larger N are bench cases)
@@ -77,7 +83,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
     def generate(self, n: int | None, formulation: str, params: TriGridParams) -> Built:
         assert n is not None
         g = grid(n)
-        sets = [s for kind in params.shapes for s in g.shapes(kind)]
+        sets = shape_sets(n, params.shapes)
         names = [f"m{a[0]}_{a[1]}_{b[0]}_{b[1]}" for a, b in g.matches]
         hs = HittingSet(len(g.matches), sets, names=names, name=f"{self.name}_n{n}", symmetries=g.symmetries())
         if formulation == "subgrid":
@@ -136,7 +142,11 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                [BenchCase(self.name, n, solver, 1800.0, formulation=f, label=SUBGRID)
                 for n in both for f in ("plain", "subgrid")] + \
                [BenchCase(self.name, n, solver, 1800.0, formulation="subgrid", store=True, label=SUBGRID)
-                for n in subgrid_only]
+                for n in subgrid_only] + \
+               [BenchCase(self.name, n, s, 1800.0, formulation=f, label=CUBES)
+                for n in CUBE_CASES[self.name] for s, f in (("search", "cubes"), ("sat:cd195", None))] + \
+               [BenchCase(self.name, n, "search", 36000.0, formulation="cubes", label=CUBES_FRONTIER)
+                for n in {"enigma144": (15,), "enigma82": (11, 12)}[self.name]]
 
 
 class Enigma144(TriGridPuzzle):

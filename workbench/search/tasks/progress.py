@@ -16,7 +16,7 @@ class TaskProgress:
 
     def __init__(self, tasks: int, done: int, quiet: bool, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
-        self.quiet, self.tasks, self.done = quiet, tasks, done
+        self.quiet, self.tasks, self.done, self.resumed = quiet, tasks, done, done
         self.started = self.last = time.monotonic()
         self.positions = 0
         self.bar = None
@@ -45,7 +45,12 @@ class TaskProgress:
         elif not self.quiet and time.monotonic() - self.last >= LOG_EVERY:
             self.last = time.monotonic()
             best = "-" if total.best is None else total.best
-            print(f"tasks {self.done}/{self.tasks}, {rate}, best {best}", file=self.stream, flush=True)
+            print(f"tasks {self.done}/{self.tasks}, {rate}, best {best}, {self.eta()}", file=self.stream, flush=True)
+
+    def eta(self) -> str:
+        """The time left at this run's pace so far (the tasks handed back make it grow)."""
+        pace = (time.monotonic() - self.started) / max(1, self.done - self.resumed)
+        return f"about {pace * (self.tasks - self.done):,.0f} s left"
 
     def close(self) -> None:
         if self.bar is not None:

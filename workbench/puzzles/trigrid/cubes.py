@@ -1,0 +1,315 @@
+"""The hard refutation of the `sat` backend ("every shape hit with at most cost - 1 matches removed")
+split into cubes, each an ordinary SAT call, run as tasks on the task layer (search/tasks.py):
+journaled, resumable after a kill or on a copy of the journal elsewhere, spread over threads or a
+Dask cluster.
+
+The split is structural. The grid is tiled with up-pointing sub-triangles of side REGION_SIDE (the
+regions, the tile nearest the centre first); a cube fixes every match of one or more regions, and the
+first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
+other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
+the assignments of region 0's matches that can be part of a board, so their disjunction covers the
+space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation,
+`certify` with checked LRAT proofs). A task refutes BATCH cubes one after the other in one CaDiCaL
+under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it has not refuted, halved,
+or a lone cube split by every such assignment of the next region (a partition of the cube again).
+The budget is in conflicts, not seconds, and each task starts a fresh solver, so the tasks and
+their counters are the same on every machine, in every order and after every resume. The tasks
+share the best cost found (Split.shares_best): a cube refutes "a board cheaper than the best so
+far inside me"; one that finds such a board descends inside itself, as `sat` does.
+
+Why this split, measured (docs/notes/trigrid.md, section 11): fixing matches barely eases a
+counting refutation. enigma82 N = 9, refuting 43: the whole call takes 384k conflicts, a cube over
+the corner tile about 150k on a fresh solver, over the central tile 43k (so the central tiles come
+first), and splitting a cube again multiplies the work by about 100. A partition of the cost ("exactly
+j of the corner triangle's 45 matches removed") is no better, nor are the sub-grid rows or the
+lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches serve the next, so
+the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
+tasks of 26 cubes (16x at N = 9), and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
+of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
+"""
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from dataclasses import replace
+from functools import lru_cache, partial
+from typing import Any
+
+from ...models.core import OPTIMISE, HittingSet, Options, Question, greedy_hitting_set, hitting_set_to_maxsat
+from ...search import tasks
+from ...search.journal import Codec, integer, plain_in
+from ...search.outcome import Outcome, Progress
+from ...search.tasks import Settings, Split
+from .check import _is_match, check
+from .model import grid, shape_sets
+from .puzzle import N_MAX, TriGridParams
+
+SAT_SOLVER = "cd195"
+REGION_SIDE = 2             # the regions' side: sub-triangles of 9 matches
+BATCH = 26                  # cubes a task refutes in one solver (415 cubes: 16 tasks)
+SPLIT_AFTER = 2_000_000     # conflicts after which a task hands back what it has not refuted
+STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
+DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
+SHAPES = ("triangle", "quad")
+
+Cube = tuple[int, ...]      # the fixed literals
+# (shapes, n, conflicts before a hand-back, regions fixed, its cubes): a task of the split
+Task = tuple[tuple[str, ...], int, int, int, tuple[Cube, ...]]
+Board = list[list[list[int]]]
+
+
+@lru_cache(maxsize=4)
+def hitting_set(shapes: tuple[str, ...], n: int) -> HittingSet:
+    return HittingSet(len(grid(n).matches), shape_sets(n, shapes))
+
+
+@lru_cache(maxsize=4)
+def formula(shapes: tuple[str, ...], n: int, below: int) -> tuple[list[int], ...]:
+    """Every shape hit and at most below - 1 matches removed (the counter of certify.py, as `sat`)."""
+    from ...certify import at_most_clauses
+
+    hs = hitting_set(shapes, n)
+    base = hitting_set_to_maxsat(hs)
+    counter, _ = at_most_clauses(hs, below - 1, base.n_vars)
+    return tuple(base.hard + counter)
+
+
+@lru_cache(maxsize=16)
+def regions(n: int) -> tuple[tuple[int, ...], ...]:
+    """The matches of each tile (up-pointing sub-triangles of side REGION_SIDE), the tiles nearest
+    the grid's centre first (their cubes were measured 3.5x cheaper than a corner's)."""
+    g, side, tiles = grid(n), REGION_SIDE, []
+    for y in range(0, n - side + 1, side):
+        for x in range(0, n - side + 1 - y, side):
+            points = {(x + i, y + j) for j in range(side + 1) for i in range(side + 1 - j)}
+            matches = tuple(i for i, (a, b) in enumerate(g.matches) if a in points and b in points)
+            centre = (3 * x + side - n, 3 * y + side - n)      # 3 x (the tile's centre - the grid's)
+            tiles.append((centre[0] ** 2 + centre[0] * centre[1] + centre[1] ** 2, matches))
+    return tuple(matches for _, matches in sorted(tiles))
+
+
+def region_clauses(shapes: tuple[str, ...], n: int, regions_fixed: int) -> list[list[int]]:
+    """The clauses of the shapes lying wholly inside the first `regions_fixed` regions."""
+    inside = {e for region in regions(n)[:regions_fixed] for e in region}
+    return [[e + 1 for e in s] for s in hitting_set(shapes, n).sets if inside.issuperset(s)]
+
+
+def refine(shapes: tuple[str, ...], n: int, level: int, cube: Cube = ()) -> list[Cube]:
+    """The cube (fixing `level` regions) split by every assignment of the next region that hits
+    each shape lying wholly inside it: a partition of the cube, in a fixed order."""
+    from pysat.solvers import Solver
+
+    region = regions(n)[level]
+    found: list[Cube] = []
+    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, level + 1)) as solver:
+        for lit in cube:
+            solver.add_clause([lit])
+        while solver.solve():
+            model = set(solver.get_model())
+            found.append(tuple(e + 1 if e + 1 in model else -(e + 1) for e in region))
+            solver.add_clause([-lit for lit in found[-1]])
+    return sorted(cube + more for more in found)
+
+
+def batches(shapes: tuple[str, ...], n: int, split_after: int, level: int, cubes: list[Cube]) -> list[Task]:
+    return [(shapes, n, split_after, level, tuple(cubes[i:i + BATCH])) for i in range(0, len(cubes), BATCH)]
+
+
+def covers(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> bool:
+    """Whether the cubes cover every assignment that hits the shapes inside the first `level`
+    regions: those clauses and the negation of every cube, refuted by one SAT call."""
+    from pysat.solvers import Solver
+
+    with Solver(name=SAT_SOLVER, bootstrap_with=region_clauses(shapes, n, level) + _negations(cubes)) as solver:
+        return not solver.solve()
+
+
+def _negations(cubes: list[Cube]) -> list[list[int]]:
+    return [[-lit for lit in cube] for cube in cubes]
+
+
+def removed_board(n: int, removed: set[int]) -> Board:
+    return [[list(a), list(b)] for i, (a, b) in enumerate(grid(n).matches) if i in removed]
+
+
+def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
+    """A task's cubes, one after the other in one solver (the lemmas one cube teaches serve the
+    next): a board cheaper than `best` in one of them (then cheaper ones, as `sat` descends), or
+    their refutation. Past `split_after` conflicts the cubes not yet refuted come back: halved,
+    or a lone cube split by the next region. positions: the conflicts spent (the same everywhere)."""
+    from pysat.solvers import Solver
+
+    shapes, n, split_after, level, cubes = task
+    found: tuple[int, Board] | None = None
+    spent, below, i = 0, best, 0
+    budget = None if not split_after or level >= len(regions(n)) else split_after
+    while i < len(cubes):
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below)) as solver:
+            while i < len(cubes):
+                answer, used = limited(solver, stop_at, None if budget is None else budget - spent, cubes[i])
+                if answer is not False:
+                    break
+                i += 1
+            spent += used
+            if answer is None:
+                if time.time() >= stop_at:
+                    return Outcome(complete=False, positions=spent)
+                rest = list(cubes[i:])
+                parts = batches(shapes, n, split_after, level + 1, refine(shapes, n, level, rest[0])) \
+                    if len(rest) == 1 else [(shapes, n, split_after, level, tuple(half))
+                                            for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
+                return _outcome(found, best, spent, tuple(parts))
+            if answer:
+                chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
+                below, found = len(chosen), (len(chosen), removed_board(n, chosen))
+    return _outcome(found, best, spent, ())
+
+
+def _outcome(found: tuple[int, Board] | None, best: int, spent: int, parts: tuple[Task, ...]) -> Outcome[Board]:
+    cost, board = found or (None, None)
+    return Outcome(cost, board, positions=spent, tasks=1, parts=parts, bounds=(best, cost or best))
+
+
+def limited(solver: Any, stop_at: float, budget: int | None, cube: Cube = ()) -> tuple[bool | None, int]:
+    """The call under the cube's assumptions, in steps of STEP conflicts, looking at the clock
+    between them; None when the solver's `budget` of conflicts or the clock ran out. Returns the
+    answer and the conflicts the solver has spent in all."""
+    while True:
+        spent = solver.accum_stats().get("conflicts", 0)
+        solver.conf_budget(STEP if budget is None else max(1, min(STEP, budget - spent)))
+        answer = solver.solve_limited(assumptions=list(cube))
+        spent = solver.accum_stats()["conflicts"]
+        if answer is not None or (budget is not None and spent >= budget) or time.time() >= stop_at:
+            return answer, spent
+
+
+def _task_in(raw: Any) -> Task:
+    """A handed-back task from a journal, its every field checked (a journal is untrusted)."""
+    raw = plain_in(raw)
+    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
+        raise ValueError("a task is [shapes, n, split after, level, cubes]")
+    shapes, n, split_after, level, cubes = raw
+    if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
+        raise ValueError(f"a task's shapes are {shapes!r}")
+    integer(n, "a task's n", 1, N_MAX + 1)
+    integer(split_after, "a task's conflict budget")
+    integer(level, "a task's level", 1, len(regions(n)) + 1)
+    matches = len(grid(n).matches)
+    if not cubes or not all(isinstance(cube, tuple) and all(type(lit) is int and 0 < abs(lit) <= matches
+                                                            for lit in cube) for cube in cubes):
+        raise ValueError("a task's cubes hold a literal that is no match")
+    return shapes, n, split_after, level, cubes
+
+
+def _board_in(raw: Any) -> Board:
+    if not isinstance(raw, list) or not all(map(_is_match, raw)):
+        raise ValueError("a board is a list of [[x, y], [x, y]] matches")
+    return raw
+
+
+def _value(n: int, shapes: tuple[str, ...], board: Board) -> int:
+    """The board's number of removed matches, as the independent checker (check.py) measures it."""
+    verdict = check(n, board, TriGridParams(shapes=shapes))
+    if not verdict.ok or verdict.objective is None:
+        raise ValueError(f"the checker rejects its board: {verdict.message}")
+    return int(verdict.objective)
+
+
+def codec(n: int, shapes: tuple[str, ...]) -> Codec:
+    return Codec(witness_in=_board_in, part_in=_task_in,
+                 value=partial(_value, n, shapes))
+
+
+def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -> tuple[int, Board, int]:
+    """The greedy board, then cheaper ones from whole-formula calls of at most DESCENT conflicts each,
+    as long as they find one (the calls just above the optimum are cheap). Returns the cost, its
+    board and the conflicts spent. An answer "none cheaper" is not taken: the cubes prove it."""
+    from pysat.solvers import Solver
+
+    chosen, spent = set(greedy_hitting_set(hitting_set(shapes, n))), 0
+    while True:
+        report(Outcome(len(chosen), removed_board(n, chosen), complete=False))
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, len(chosen))) as solver:
+            answer, used = limited(solver, stop_at, DESCENT)
+            spent += used
+            if not answer:
+                return len(chosen), removed_board(n, chosen), spent
+            chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
+
+
+def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress,
+           split_after: int = SPLIT_AFTER) -> Outcome[Board]:
+    """The descent to a good board, then its refutation as cubes on the task layer; complete when
+    every cube is refuted (or gave the board it found its own refutation below)."""
+    from ...certify import packing_bound
+
+    stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
+    cost, board, spent = descend(shapes, n, stop_at, report)
+    if cost <= packing_bound(hitting_set(shapes, n)):
+        return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
+    cubes = refine(shapes, n, 0)
+    split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
+                                    "batch": BATCH, "split after": split_after, "solver": SAT_SOLVER},
+                  batches(shapes, n, split_after, 1, cubes), run_task, shares_best=True, codec=codec(n, shapes))
+    left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
+    out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
+                    lambda part: report(replace(part, complete=False)))
+    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}, "
+                                f"{out.tasks} tasks in all (split after {split_after:,} conflicts), "
+                                f"{out.positions:,} conflicts"
+                                + ("" if out.complete else " (time limit: incomplete)"))
+
+
+def solve(n: int | None, params: Any, options: Options, report: Progress,
+          question: Question = OPTIMISE) -> Outcome[Board]:
+    """The `cubes` method: the search above on the task layer. python-sat holds the GIL while
+    CaDiCaL solves (measured: a Python thread beside it stalls), so threads would refute one cube at
+    a time: with more than one thread and no --cluster the tasks go to a local Dask cluster of that
+    many worker processes."""
+    assert n is not None
+    cluster = options.cluster or (f"local:{options.threads}" if options.threads > 1 else None)
+    settings = Settings(options.threads, options.time_limit, cluster, fresh=options.fresh, quiet=options.quiet)
+    return search(n, tuple(params.shapes), settings, report)
+
+
+def certificate(clauses: list[list[int]]) -> dict[str, Any]:
+    """CaDiCaL's refutation of `clauses`, trimmed, checked by the LRAT checker (lrat.py) against
+    exactly these clauses, whose DIMACS text's hash it keeps with the proof's size."""
+    from pysat.formula import CNF
+
+    from ... import lrat
+    from ...certify import refutation
+
+    dimacs = CNF(from_clauses=clauses).to_dimacs()
+    began = time.perf_counter()
+    refuted = refutation(clauses)
+    if refuted is None:
+        return {"verdict": "SATISFIABLE", "cnf_sha256": hashlib.sha256(dimacs.encode()).hexdigest()}
+    text, solved = refuted.lrat(), time.perf_counter()
+    valid = lrat.check(lrat.parse_dimacs(dimacs), text).valid
+    return {"verdict": "VALID" if valid else "INVALID", "cnf_sha256": hashlib.sha256(dimacs.encode()).hexdigest(),
+            "proof_bytes": len(text), "solve_seconds": solved - began, "check_seconds": time.perf_counter() - solved}
+
+
+def cube_certificate(shapes: tuple[str, ...], n: int, cube: Cube, below: int) -> dict[str, Any]:
+    """The certificate that no board of fewer than `below` matches lies in the cube."""
+    return certificate([list(c) for c in formula(shapes, n, below)] + [[lit] for lit in cube])
+
+
+def coverage_certificate(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> dict[str, Any]:
+    """The certificate that the cubes cover the space (what `covers` asks, refuted and checked)."""
+    return certificate(region_clauses(shapes, n, level) + _negations(cubes))
+
+
+def certify(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube], below: int,
+            threads: int = 2) -> dict[str, Any]:
+    """Every cube's certificate and the coverage's, on `threads` threads: VALID only if all are."""
+    with tasks.fan_out(threads) as mapped:
+        each = list(mapped(partial(cube_certificate, shapes, n, below=below), cubes))
+    cover = coverage_certificate(shapes, n, level, cubes)
+    valid = cover["verdict"] == "VALID" and all(c["verdict"] == "VALID" for c in each)
+    return {"verdict": "VALID" if valid else "INVALID", "cubes": len(each), "coverage": cover,
+            "proof_bytes": cover.get("proof_bytes", 0) + sum(c.get("proof_bytes", 0) for c in each),
+            "check_seconds": cover.get("check_seconds", 0) + sum(c.get("check_seconds", 0) for c in each),
+            "cnf_sha256": [c["cnf_sha256"] for c in each]}
