@@ -29,8 +29,7 @@ def wb(*args, cwd=None):
 # Every puzzle with bench cases (triangles has none yet, so the bench cannot speak for it).
 @pytest.mark.parametrize("puzzle", [p for p in available() if p.bench_cases()], ids=lambda p: p.name)
 def test_default_solver_is_the_fastest_proving_backend_in_bench(puzzle):
-    rows = read_rows(ROOT / "results" / "bench.csv")
-    assert puzzle.default_solver == fastest_proving(puzzle, rows)
+    assert puzzle.default_solver == fastest_proving(puzzle, ROOT / "results" / "bench.csv")
 
 
 def test_default_solver_of_squares_is_the_native_search():

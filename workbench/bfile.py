@@ -59,13 +59,16 @@ def proven_terms(seq: Sequence, results_dir: str | Path = "results") -> tuple[di
     puzzle, found, bad = get(seq.puzzle), dict[int, int](), list[str]()
     path = Path(results_dir) / seq.table
     tables.check_ours(path, tables.COLUMNS)
-    for row in tables.read_rows(path):
-        if row.get("puzzle") != seq.puzzle or not tables.finished(row):
+    for record in tables.read_records(path):
+        if isinstance(record, tables.Unreadable):
+            bad.append(str(record.error))
+            continue
+        if record.puzzle != seq.puzzle or not record.proved:
             continue
         try:
-            run = read_back(puzzle, row)
+            run = read_back(puzzle, record, strict=True)
         except BadRow as e:
-            bad.append(f"n = {row.get('n', '')[:20]!r}: {e}")
+            bad.append(f"n = {record.n}: {e}")
             continue
         proof = Status.COMPLETE if run.request.counting else Status.OPTIMAL
         if run.request.variant != path.stem or run.result.status != proof or not isinstance(run.value, int) \

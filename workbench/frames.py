@@ -108,8 +108,8 @@ def records(runs: Iterable[Any]) -> pd.DataFrame:
     rows = []
     for run in runs:
         rec = run.record()
-        rows.append({**{k: v for k, v in rec.items() if k not in ("solution", "params")}, "value": run.value,
-                     "threads": rec["params"].get("threads"), "time_limit": rec["params"].get("time_limit")})
+        rows.append({**{k: v for k, v in rec.to_json().items() if k not in ("solution", "params")}, "value": run.value,
+                     "threads": rec.threads, "time_limit": rec.time_limit})
     return pd.DataFrame(rows)
 
 
@@ -157,12 +157,11 @@ def comparison(runs: Iterable[Any]) -> pd.DataFrame:
     rows = []
     for run in runs:
         rec = run.record()
-        rows.append({"solver": rec["solver"], "version": rec["solver_version"], "status": rec["status"],
-                     "value": run.value, "bound": rec["bound"], "seconds": rec["seconds"],
-                     "verified": run.verified})
-        rows += [{"solver": f"  {r['racer']}", "version": "", "status": r["status"],
-                  "value": clean_number(r["objective"]), "bound": clean_number(r["bound"]),
-                  "seconds": r["seconds"], "verified": ""} for r in rec.get("racers") or []]
+        rows.append({"solver": rec.solver, "version": rec.solver_version, "status": str(rec.status),
+                     "value": run.value, "bound": rec.bound, "seconds": rec.seconds, "verified": run.verified})
+        rows += [{"solver": f"  {r.racer}", "version": "", "status": r.status, "value": clean_number(r.objective),
+                  "bound": clean_number(r.bound), "seconds": r.seconds, "verified": ""}
+                 for r in run.result.racers or []]
     df = pd.DataFrame(rows, columns=["solver", *COMPARISON]).astype(object)
     return df.pivot_table(index="solver", values=COMPARISON, aggfunc="last", sort=False, dropna=False)[COMPARISON]
 
