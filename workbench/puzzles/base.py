@@ -282,11 +282,6 @@ class Puzzle(Generic[P]):
                            f"(its search methods: {', '.join(self.methods)})")
         return formulation, self.with_method(formulation, n, params)
 
-    def stored_formulations(self, formulation: str) -> list[str]:
-        """The names a finished run of this formulation may have in a results table: a search
-        method's rows from before the methods were named say 'native'."""
-        return [formulation, NATIVE] if formulation in self.methods else [formulation]
-
     def question_of(self, formulation: str) -> Question:
         """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""
         return Count() if self.sense is None or formulation in self.counting_formulations else OPTIMISE
