@@ -91,7 +91,7 @@ def test_api_records_are_the_cli_records(tmp_path):
     assert (run.value, run.status, run.bound, run.verified, len(run.solution)) == (13, "optimal", 13, True, 13)
     cli = json.loads(wb("solve", "enigma144", "--n", "4", "--solver", "highs", "--json").stdout)
     assert {k: cli[k] for k in ("objective", "status", "bound", "verified", "match")} == \
-        {k: run.record()[k] for k in ("objective", "status", "bound", "verified", "match")}
+        {k: run.record().to_json()[k] for k in ("objective", "status", "bound", "verified", "match")}
     assert "•" in run.render()
     assert Path(run.png(tmp_path / "g.png")).stat().st_size > 1000
     counted = workbench.count("percolation", 4)

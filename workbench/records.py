@@ -256,10 +256,14 @@ class _Reader:
         try:
             return int(text)
         except ValueError:
-            number = self.number(name)
-            if number is not None and float(number).is_integer():
-                return int(number)
-            raise self._refuse(name, "an integer") from None
+            pass
+        try:
+            number = float(text)            # "5.0": an integer written by a float column
+        except ValueError:
+            number = math.nan
+        if not number.is_integer():
+            raise self._refuse(name, "an integer")
+        return int(number)
 
     def number(self, name: str) -> Number | None:
         text = self.text(name).strip()
