@@ -7,7 +7,6 @@ so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -16,11 +15,11 @@ from typing import Any, Protocol
 from . import checks, tables
 from .errors import RowNotStored
 from .models.core import OPTIMISE, Count, Optimise, Options, Question
-from .pipeline import BadRow, Request, Run, false_claims, plan, stored
+from .pipeline import BadRow, Request, Run, plan, read_back, record_claims, stored
 from .pipeline import solve as run
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle, Verdict
-from .records import Record, Status, setting_text
+from .records import Record, Status, read_json
 from .solvers import canonical, known, require
 from .solvers.base import Result, clean_number
 from .tables import RESULTS
@@ -148,7 +147,7 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
         done, redone, note = None, "", ""
         try:
             if row is not None:
-                done, note = stored(req, _readable(row), strict=True), SKIPPED
+                done, note = stored(req, tables.readable(row), strict=True), SKIPPED
         except BadRow as e:              # edited by hand, say: recomputed, and the new row appended
             redone = f"stored row redone: {e}"
         if done is None:
@@ -175,12 +174,6 @@ def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row:
         if on_row:
             on_row(done, note)
     return runs
-
-
-def _readable(row: Record | tables.Unreadable) -> Record:
-    if isinstance(row, tables.Unreadable):
-        raise row.error
-    return row
 
 
 def table(  # noqa: PLR0913 - one keyword per flag of the command
@@ -315,76 +308,25 @@ class Verification:
         return self.verdict.ok and not self.false_claims
 
 
-def _json_record(file: Path) -> Record:
-    try:
-        data = json.loads(file.read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"no such file: {file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise BadInput(f"{file} is not JSON ({str(e).splitlines()[0]})") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
-    return Record.from_json(data, str(file))
-
-
-def _table_record(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, Any]) -> Record:
-    """The table's latest finished row for n (with the options given, if any)."""
-    if not path.is_file():
-        raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
-    tables.check_ours(path, tables.COLUMNS)
-    value = single_n(p, n)      # the one N check: "needs --n" where the puzzle takes one
-    setting = p.setting(p.params(params)) if params else None
-    rows = [r for r in tables.read_records(path) if r.key[0] == p.name and r.key[2] == ("" if value is None else
-            str(value)) and (setting is None or r.key[5] == setting) and (not isinstance(r, Record) or r.finished)]
-    if not rows:
-        raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
-    return _readable(rows[-1])
-
-
 def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params: Any) -> Verification:
     """Check a saved run (a `solve --json` record, the bare solution, or a results table's latest
     finished row for `n`) and every claim it makes, both through pipeline.stored (`workbench
     verify`); `n` and `params` override the record's."""
     p, path = _puzzle(puzzle), Path(file)
-    record = _table_record(p, path, n, params) if path.suffix == ".csv" else _json_record(path)
+    if path.suffix == ".csv":
+        value = single_n(p, n)      # the one N check: "needs --n" where the puzzle takes one
+        record = tables.latest_finished(path, p.name, value, p.setting(p.params(params)) if params else None)
+    else:
+        record = read_json(path)
     if record.puzzle not in ("", p.name):
         raise BadInput(f"{file} is a record of {record.puzzle!r}, not {p.name}")
     if n is not None and record.n not in (None, n):
         raise BadInput(f"{file} is a record of n = {record.n!r}, not {n}")
     found = read_back(p, replace(record, objective=None), params, n)     # the board alone; its claims below
-    verdict = found.verdict
-    if verdict is None:
+    if found.verdict is None:
         return Verification(Verdict(False, "the record stores no solution to check"))
-    if verdict.message.startswith("malformed"):
-        raise BadInput(f"{file}: {verdict.message}")
-    if not verdict.ok:
-        return Verification(verdict)
-    claimed = replace(found.result, status=record.status, objective=record.objective, count=record.count)
-    false = false_claims(found.request, claimed, verdict) if record.claims else []
-    if record.claims and record.proven and not record.status.proves:
-        false.append(f"proven, with status {record.status}")
-    measured = replace(found, result=replace(claimed, objective=None if found.counting else verdict.objective))
-    if record.claims and record.match and record.match != measured.match:
-        false.append(f"match {record.match!r}, but the measured value gives {measured.match!r}")
-    return Verification(verdict, false, found.render() if not found.request.counting else "")
-
-
-def read_back(puzzle: Puzzle[Any], record: Record, params: Mapping[str, Any] | None = None,
-              n: int | None = None, strict: bool = False) -> Run:
-    """A stored run planned under its own options (`params` and `n` override them) and read back
-    through pipeline.stored: checked as `table` checks the rows it skips. `verify` and the b-files
-    read stored runs only through it. BadRow when it cannot be planned (a bad N or setting, an
-    unknown backend) and, `strict`, when it does not hold."""
-    try:
-        value = single_n(puzzle, n if n is not None else record.n) if puzzle.needs_n else None
-        saved = {k: v for k, v in record.params.items() if k in {o.dest for o in puzzle.options}}
-        typed = puzzle.params({**saved, **record.setting, **(params or {})})
-        formulation, question = record.formulation or None, None
-        if formulation not in [f.name for f in puzzle.formulations]:     # a bare solution: where models count
-            counts = puzzle.sense is None or any(f.counts for f in puzzle.models)
-            formulation, question = None, Count() if counts and isinstance(record.solution, list) else Optimise()
-        request = plan(puzzle, value, record.solver or None, formulation, typed, question)
-    except (ValueError, TypeError, RecursionError, BadInput) as e:
-        raise BadRow(f"n {record.n!r}, setting {setting_text(record.setting)!r}: "
-                     f"{str(e).splitlines()[0][:120]}") from None
-    return stored(request, record, strict)
+    if found.verdict.message.startswith("malformed"):
+        raise BadInput(f"{file}: {found.verdict.message}")
+    if not found.verdict.ok:
+        return Verification(found.verdict)
+    return Verification(found.verdict, record_claims(found, record), found.render() if not found.counting else "")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import tables
-from .pipeline import BadRow
+from .pipeline import BadRow, read_back
 from .puzzles.base import BadInput
 from .solvers.base import Status
 
@@ -50,10 +50,9 @@ SEQUENCES = {
 
 def proven_terms(seq: Sequence, results_dir: str | Path = "results") -> tuple[dict[int, int], list[str]]:
     """n -> a(n) from the rows that prove it, each read back and checked as `verify` and `table` read
-    rows (api.read_back), and the rows left out as not holding; two proofs of one n that differ are
+    rows (pipeline.read_back), and the rows left out as not holding; two proofs of one n that differ are
     an error. A row whose options only steer the search (squares' --bound) answers a(n); one whose
     options change the question (a margin, a box) belongs to another table's variant, and is left out."""
-    from .api import read_back
     from .puzzles import get
 
     puzzle, found, bad = get(seq.puzzle), dict[int, int](), list[str]()

@@ -10,7 +10,7 @@ import json
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic
@@ -20,7 +20,7 @@ from .errors import BadRow
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
-from .records import Record, Status, key
+from .records import Record, Status, key, setting_text
 from .search.tasks import remove_finished
 from .solvers import backend_class, canonical, first_counting, split_name
 from .solvers.base import Options, ReadsResult, Result, clean_number
@@ -301,6 +301,43 @@ def stored(request: Request[Any], record: Record, strict: bool = False) -> Run:
     if strict and (verdict is not None and not verdict.ok or not result.status.answered):    # no answer
         raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
     return run
+
+
+def read_back(puzzle: Puzzle[Any], record: Record, params: Mapping[str, Any] | None = None,
+              n: int | None = None, strict: bool = False) -> Run:
+    """A stored run planned under its own options (`params` and `n` override them) and read back
+    through stored(): checked as `table` checks the rows it skips. `verify` and the b-files read
+    stored runs only through it. BadRow when it cannot be planned (a bad N or setting, an unknown
+    backend) and, `strict`, when it does not hold."""
+    try:
+        saved = {k: v for k, v in record.params.items() if k in {o.dest for o in puzzle.options}}
+        typed = puzzle.params({**saved, **record.setting, **(params or {})})
+        formulation, question = record.formulation or None, None
+        if formulation not in [f.name for f in puzzle.formulations]:     # a bare solution: where models count
+            counts = puzzle.sense is None or any(f.counts for f in puzzle.models)
+            formulation, question = None, Count() if counts and isinstance(record.solution, list) else OPTIMISE
+        value = (n if n is not None else record.n) if puzzle.needs_n else None
+        request = plan(puzzle, value, record.solver or None, formulation, typed, question)
+    except (ValueError, TypeError, RecursionError, BadInput) as e:
+        raise BadRow(f"n {record.n!r}, setting {setting_text(record.setting)!r}: "
+                     f"{str(e).splitlines()[0][:120]}") from None
+    return stored(request, record, strict)
+
+
+def record_claims(run: Run, record: Record) -> list[str]:
+    """What a stored record claims of its run, read back with a valid board, that does not hold:
+    false_claims, `proven` beside a status that proves nothing, and a match field that the measured
+    value does not give (recomputed, never trusted). A bare solution claims nothing."""
+    if not record.claims or run.verdict is None:
+        return []
+    claimed = replace(run.result, status=record.status, objective=record.objective, count=record.count)
+    false = false_claims(run.request, claimed, run.verdict)
+    if record.proven and not record.status.proves:
+        false.append(f"proven, with status {record.status}")
+    measured = replace(run, result=replace(claimed, objective=None if run.counting else run.verdict.objective))
+    if record.match and record.match != measured.match:
+        false.append(f"match {record.match!r}, but the measured value gives {measured.match!r}")
+    return false
 
 
 def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None) -> list[str]:

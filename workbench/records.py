@@ -10,9 +10,10 @@ import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
 from typing import Any
 
-from .errors import BadRow
+from .errors import BadInput, BadRow
 
 
 class Status(str, enum.Enum):
@@ -299,3 +300,17 @@ class _Reader:
         if not isinstance(value, dict):
             raise self._refuse("setting", "an object")
         return value
+
+
+def read_json(file: Path) -> Record:
+    """A JSON record file (`solve --json`'s, or a bare solution), typed; BadInput for a file that
+    cannot be read or is not JSON, BadRow for a field of the wrong type."""
+    try:
+        data = json.loads(file.read_bytes())
+    except FileNotFoundError:
+        raise BadInput(f"no such file: {file}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+        raise BadInput(f"{file} is not JSON ({str(e).splitlines()[0]})") from None
+    except OSError as e:
+        raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
+    return Record.from_json(data, str(file))

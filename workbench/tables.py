@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import BadRow, NotOurs
+from .errors import BadInput, BadRow, NotOurs
 from .records import COLUMNS, Record
 
 __all__ = ["COLUMNS", "RESULTS", "NotOurs", "Record", "Unreadable", "append_row", "check_ours", "read_records"]
@@ -240,3 +240,24 @@ def done_keys(path: Path) -> set[tuple[str, ...]]:
 
 def _key_of(row: dict[str, str]) -> tuple[str, ...]:
     return tuple(row.get(k) or "" for k in ("puzzle", "variant", "n", "formulation", "solver", "setting"))
+
+
+def latest_finished(path: Path, puzzle: str, n: int | None, setting: str | None = None) -> Record:
+    """The table's latest finished row for the puzzle's n (with this setting, if given); BadInput
+    when there is none, the row's BadRow when it cannot be read."""
+    if not path.is_file():
+        raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
+    check_ours(path, COLUMNS)
+    wanted = (puzzle, "" if n is None else str(n), setting)
+    rows = [r for r in read_records(path) if (r.key[0], r.key[2], setting if setting is None else r.key[5]) == wanted
+            and (not isinstance(r, Record) or r.finished)]
+    if not rows:
+        raise BadInput(f"{path} has no finished row for {puzzle} n = {n}" + (f" with {setting}" if setting else ""))
+    return readable(rows[-1])
+
+
+def readable(row: Record | Unreadable) -> Record:
+    """The row's Record; its one-line BadRow (naming file and line) when it cannot be read."""
+    if isinstance(row, Unreadable):
+        raise row.error
+    return row
