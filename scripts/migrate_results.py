@@ -74,7 +74,9 @@ def migrate_row(row: dict[str, str], bench: bool) -> dict[str, str]:
     else:
         setting, counting = _setting(row.get("setting")), False
         params = p.params(setting)
-    if out.get("formulation") == OLD_METHOD:
+    if out.get("formulation") == OLD_METHOD and bench and case is not None and case.formulation in p.methods:
+        out["formulation"] = case.formulation          # the case names its method
+    elif out.get("formulation") == OLD_METHOD:
         out["formulation"], setting = _method(p, n, None if bench else row.get("variant"), params, setting)
         if not bench and setting and not row.get("setting"):
             out["setting"] = setting_text(setting)
