@@ -139,7 +139,7 @@ def table_request(
 def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
     (read back, checked again, and redone when they do not hold) unless `redo`."""
-    rows = [] if redo else tables.read_records(planned.path)
+    rows = [] if redo else tables.read_records(planned.path, {req.key for req in planned.requests}.__contains__)
     finished = {r.key: r for r in rows if not isinstance(r, Record) or r.finished}
     runs = []
     for req in planned.requests:

@@ -12,6 +12,7 @@ import io
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -81,7 +82,7 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, on
                 _widen(path, columns)
                 if os.fstat(fd).st_ino != os.stat(path).st_ino:
                     continue             # widened into a new file: write there
-            if once and _key_of(line) in done_keys(path):
+            if once and finished_row(path, _key_of(line)):
                 return False
             header = _header(path) if size else columns
             buf = io.StringIO()
@@ -222,10 +223,13 @@ class Unreadable:
     error: BadRow
 
 
-def read_records(path: Path) -> list[Record | Unreadable]:
-    """The table's whole rows as Records, in file order; a row that cannot be read is Unreadable."""
+def read_records(path: Path, keep: Callable[[tuple[str, ...]], bool] | None = None) -> list[Record | Unreadable]:
+    """The table's whole rows as Records, in file order (only those whose key `keep` keeps: the
+    others are never parsed); a row that cannot be read is Unreadable."""
     out: list[Record | Unreadable] = []
     for line, row in numbered_rows(path):
+        if keep is not None and not keep(_key_of(row)):
+            continue
         try:
             out.append(Record.from_row(row, f"{path}:{line}"))
         except BadRow as e:
@@ -233,9 +237,9 @@ def read_records(path: Path) -> list[Record | Unreadable]:
     return out
 
 
-def done_keys(path: Path) -> set[tuple[str, ...]]:
-    """Keys of the rows that finished; a rerun of `table` skips them."""
-    return {r.key for r in read_records(path) if isinstance(r, Record) and r.finished}
+def finished_row(path: Path, key: tuple[str, ...]) -> bool:
+    """Whether the table holds a finished row with this key (a rerun of `table` skips it)."""
+    return any(isinstance(r, Record) and r.finished for r in read_records(path, key.__eq__))
 
 
 def _key_of(row: dict[str, str]) -> tuple[str, ...]:
@@ -249,8 +253,8 @@ def latest_finished(path: Path, puzzle: str, n: int | None, setting: str | None 
         raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
     check_ours(path, COLUMNS)
     wanted = (puzzle, "" if n is None else str(n), setting)
-    rows = [r for r in read_records(path) if (r.key[0], r.key[2], setting if setting is None else r.key[5]) == wanted
-            and (not isinstance(r, Record) or r.finished)]
+    rows = [r for r in read_records(path, lambda key: (key[0], key[2], None if setting is None else key[5]) == wanted)
+            if not isinstance(r, Record) or r.finished]
     if not rows:
         raise BadInput(f"{path} has no finished row for {puzzle} n = {n}" + (f" with {setting}" if setting else ""))
     return readable(rows[-1])
