@@ -277,14 +277,18 @@ def string_keyed_row_access(source: str, columns: set[str]) -> list[int]:
     tree = ast.parse(source)
     rows = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg) and a.annotation is not None
             and any(t in ast.unparse(a.annotation) for t in ROW_TYPES)}
+    bindings = [(_names(t), node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                for t in node.targets]
+    bindings += [(_names(node.target), node.iter) for node in ast.walk(tree)
+                 if isinstance(node, (ast.For, ast.comprehension))]
+    read = [(names, value) for names, value in bindings if any(
+        isinstance(c, ast.Call) and ast.unparse(c.func).rpartition(".")[2] in ROW_READERS for c in ast.walk(value))]
+    for names, _ in read:
+        rows |= names
     for _ in range(3):           # names bound from names bound from a reader
-        for node in ast.walk(tree):
-            pairs = [(t, node.value) for t in node.targets] if isinstance(node, ast.Assign) else \
-                [(node.target, node.iter)] if isinstance(node, (ast.For, ast.comprehension)) else []
-            for target, value in pairs:
-                calls = {ast.unparse(c.func).rpartition(".")[2] for c in ast.walk(value) if isinstance(c, ast.Call)}
-                if calls & ROW_READERS or _root(value) in rows:
-                    rows |= _names(target)
+        for names, value in bindings:
+            if _root(value) in rows:
+                rows |= names
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):

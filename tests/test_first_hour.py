@@ -14,6 +14,7 @@ import workbench
 from workbench import pipeline, showcase
 from workbench.bench import fastest_proving
 from workbench.puzzles import available
+from workbench.records import Record
 from workbench.tables import read_rows
 
 PY = sys.executable
@@ -81,7 +82,7 @@ def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
     tampered = pipeline.stored(pipeline.plan("enigma144", 3),
-                               {**row, "objective": "7", "solution": json.dumps(solution[1:])})
+                               Record.from_row({**row, "objective": "7", "solution": json.dumps(solution[1:])}))
     assert not tampered.verified and tampered.value is None and showcase.outcome(tampered) == "differs"
     assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3"), [tampered])])[1] == 1
 
