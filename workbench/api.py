@@ -318,13 +318,16 @@ def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params:
         record = tables.latest_finished(path, p.name, value, p.setting(p.params(params)) if params else None)
     else:
         record = read_json(path)
+        value = single_n(p, n) if n is not None or not p.needs_n else record.n
     if record.puzzle not in ("", p.name):
         raise BadInput(f"{file} is a record of {record.puzzle!r}, not {p.name}")
-    if n is not None and record.n not in (None, n):
-        raise BadInput(f"{file} is a record of n = {record.n!r}, not {n}")
-    found = read_back(p, replace(record, objective=None), params, n)     # the board alone; its claims below
+    if record.n not in (None, value):
+        raise BadInput(f"{file} is a record of n = {record.n!r}, not {value}")
+    found = read_back(p, replace(record, objective=None), params, value)     # the board alone; its claims below
+    if found.verdict is None and found.counting and isinstance(record.solution, list):    # a count, no examples
+        found = replace(found, verdict=Verdict(True, "no example solutions stored: the count's claims checked"))
     if found.verdict is None:
-        return Verification(Verdict(False, "the record stores no solution to check"))
+        raise BadInput(f"{file}: malformed solution ({str(record.solution)[:40]}): nothing to check")
     if found.verdict.message.startswith("malformed"):
         raise BadInput(f"{file}: {found.verdict.message}")
     if not found.verdict.ok:

@@ -180,9 +180,11 @@ class Record:
         (not an object with a solution) is a record that claims nothing: status unknown, no puzzle."""
         if not isinstance(data, dict) or "solution" not in data:
             return cls(puzzle="", status=Status.UNKNOWN, solution=data, claims=False)
-        params = data.get("params") or {}
+        params = data.get("params", {})
         if not isinstance(params, dict):
             raise BadRow(f"{where}: params is not an object")
+        if not isinstance(data.get("puzzle", ""), str):
+            raise BadRow(f"{where}: puzzle is {data['puzzle']!r}, not a puzzle's name")
         text = {k: _json_text(data.get(k), k, where) for k in COLUMNS if k not in ("solution", "time_limit", "threads")}
         text.update(time_limit=_json_text(params.get("time_limit"), "time_limit", where),
                     threads=_json_text(params.get("threads"), "threads", where), solution="")
