@@ -19,7 +19,7 @@ from .pipeline import BadRow, Request, Run, plan, read_back, record_claims, stor
 from .pipeline import solve as run
 from .puzzles import get
 from .puzzles.base import BadInput, Puzzle, Verdict
-from .records import Record, Status, read_json
+from .records import Status, read_json
 from .solvers import canonical, known, require
 from .solvers.base import Result, clean_number
 from .tables import RESULTS
@@ -139,8 +139,7 @@ def table_request(
 def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
     (read back, checked again, and redone when they do not hold) unless `redo`."""
-    rows = [] if redo else tables.read_records(planned.path, {req.key for req in planned.requests}.__contains__)
-    finished = {r.key: r for r in rows if not isinstance(r, Record) or r.finished}
+    finished = {} if redo else tables.finished_rows(planned.path, {req.key for req in planned.requests})
     runs = []
     for req in planned.requests:
         row = finished.get(req.key)

@@ -237,6 +237,12 @@ def read_records(path: Path, keep: Callable[[tuple[str, ...]], bool] | None = No
     return out
 
 
+def finished_rows(path: Path, keys: set[tuple[str, ...]]) -> dict[tuple[str, ...], Record | Unreadable]:
+    """The rows with these keys that a rerun of `table` skips, by key (the last of each): finished
+    ones, and those that cannot be read (the rerun redoes them)."""
+    return {r.key: r for r in read_records(path, keys.__contains__) if not isinstance(r, Record) or r.finished}
+
+
 def finished_row(path: Path, key: tuple[str, ...]) -> bool:
     """Whether the table holds a finished row with this key (a rerun of `table` skips it)."""
     return any(isinstance(r, Record) and r.finished for r in read_records(path, key.__eq__))
