@@ -63,7 +63,7 @@ def test_no_import_cycles():
 # The floors of workbench/, lowest first: a module imports its own floor and the floors below, never
 # one above. Each name is a top-level module or package of workbench/ ("workbench": its __init__).
 FLOORS = [
-    {"errors"},                                                         # imports nothing of the project
+    {"errors", "records"},                                              # imports nothing of the project above
     {"models", "search", "tables", "drawing", "trim", "lrat", "certify"},  # models, native-search tools, storage
     {"puzzles", "solvers"},                                             # siblings: neither imports the other
     {"userfile"},                                                       # model files: read, run, checked
@@ -172,9 +172,9 @@ def test_a_toy_puzzle_from_the_test_folder_runs_through_solve_table_and_verify(t
     assert [r.value for r in rows] == [1, 2, 2, 3, 3] and all(r.match == "yes" for r in rows)
     assert (tmp_path / "cyclecover.csv").is_file()
     record = tmp_path / "seven.json"
-    record.write_text(json.dumps(run.record()))
+    record.write_text(json.dumps(run.record().to_json()))
     assert cli.main(["verify", toy, "--n", "7", str(record)]) == 0
-    bad = dict(run.record(), solution=run.solution[1:])
+    bad = dict(run.record().to_json(), solution=run.solution[1:])
     record.write_text(json.dumps(bad))
     assert cli.main(["verify", toy, "--n", "7", str(record)]) == 1
     assert "INVALID" in capsys.readouterr().out
@@ -250,3 +250,76 @@ def test_a_run_is_planned_once_and_looks_its_puzzle_up_once(monkeypatch):
     plans.clear()
     counted = api.count("percolation", 4)
     assert (counted.value, counted.status, plans) == (130, "complete", [4])
+
+
+ROW_READERS = {"read_rows", "numbered_rows", "DictReader"}       # what yields a stored run's row as text
+ROW_TYPES = ("dict[str, str]", "Mapping[str, str]")
+
+
+def _root(node: ast.AST) -> str:
+    while isinstance(node, (ast.Subscript, ast.Attribute, ast.Call)):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _names(target: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def string_keyed_row_access(source: str, columns: set[str]) -> list[int]:
+    """Lines that read a stored run's column by its name off a row dict. A row dict is a name bound
+    (by assignment or a for loop, also a comprehension's) to what a CSV row reader yields
+    (tables.read_rows / numbered_rows, csv.DictReader) or to an element of such a name, or a
+    parameter annotated dict[str, str] or Mapping[str, str] (a row's text); an access is a
+    subscript `row["proven"]` or a call `row.get("status", ...)` whose key is a column of
+    records.COLUMNS or BENCH_COLUMNS. pandas DataFrames (frames.py, report.py: `df["status"]`) are
+    no row dicts: they are bound by pandas, never by a row reader, so they pass."""
+    tree = ast.parse(source)
+    rows = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg) and a.annotation is not None
+            and any(t in ast.unparse(a.annotation) for t in ROW_TYPES)}
+    bindings = [(_names(t), node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+                for t in node.targets]
+    bindings += [(_names(node.target), node.iter) for node in ast.walk(tree)
+                 if isinstance(node, (ast.For, ast.comprehension))]
+    read = [(names, value) for names, value in bindings if any(
+        isinstance(c, ast.Call) and ast.unparse(c.func).rpartition(".")[2] in ROW_READERS for c in ast.walk(value))]
+    for names, _ in read:
+        rows |= names
+    for _ in range(3):           # names bound from names bound from a reader
+        for names, value in bindings:
+            if _root(value) in rows:
+                rows |= names
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            key, owner = node.slice.value, node.value
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and node.args and isinstance(node.args[0], ast.Constant):
+            key, owner = node.args[0].value, node.func.value
+        else:
+            continue
+        if key in columns and _root(owner) in rows:
+            found.append(node.lineno)
+    return found
+
+
+def test_stored_runs_are_read_as_records_not_by_column_names():
+    """Only records.py (the schema) and tables.py (the file format) read a row by its column names;
+    every other reader takes a Record. puzzles/__init__.py and stones/hunt/beam.py read published
+    reference data (values, record boards), schemas of their own (n, value, status, source; n,
+    board), not stored runs."""
+    from workbench.records import BENCH_COLUMNS, COLUMNS
+
+    columns = set(COLUMNS) | set(BENCH_COLUMNS)
+    caught = string_keyed_row_access(
+        "def f(path, row: dict[str, str]):\n"
+        "    a = [r for r in tables.read_rows(path) if r['proven'] == 'True']\n"
+        "    for line, r in numbered_rows(path):\n        b = r.get('status')\n"
+        "    rows = read_rows(path)\n    c = rows[-1]['n']\n    d = row.get('verified')\n"
+        "    df = pd.read_csv(path)\n    e = df['status']\n    params = {}\n    g = params['threads']\n", columns)
+    assert sorted(caught) == [2, 4, 6, 7], caught          # the DataFrame and a plain dict pass
+    exempt = {PACKAGE / "records.py", PACKAGE / "tables.py", PACKAGE / "puzzles" / "__init__.py",
+              PACKAGE / "puzzles" / "stones" / "hunt" / "beam.py"}
+    hits = {str(p.relative_to(PACKAGE)): lines for p in MODULES.values() if p not in exempt
+            if (lines := string_keyed_row_access(p.read_text(), columns))}
+    assert not hits, hits

@@ -53,7 +53,7 @@ def paths(tmp_path_factory) -> dict[str, str]:
     root = tmp_path_factory.mktemp("bad")
     good = root / "good.json"
     good.write_text(json.dumps(pipeline.solve(pipeline.plan("enigma144", 3, "maxsat"),
-                                              Options(time_limit=30)).record(),
+                                              Options(time_limit=30)).record().to_json(),
                                default=str))
     a_file = root / "file"
     a_file.write_text("")
@@ -162,7 +162,7 @@ def records() -> dict[str, dict]:
         question = Count(2) if count else OPTIMISE
         run = pipeline.solve(pipeline.plan(puzzle, n, solver, None, None, question), Options(time_limit=60))
         assert run.verified, run.result.message
-        out[key] = json.loads(json.dumps(run.record(), default=str))
+        out[key] = json.loads(json.dumps(run.record().to_json(), default=str))
     return out
 
 

@@ -1,14 +1,16 @@
 """bench's guard against a search that gets slower a position (issue 63)."""
 from workbench.bench import speed_warning
+from workbench.records import Record, Status
 
 
-def _row(seconds: float, machine: str = "box", n: int = 26, threads: int = 1) -> dict:
-    return {"label": "native exact search, positions/s, pooled 0", "n": n, "threads": threads,
-            "machine": machine, "positions": 40966307, "solve_seconds": seconds}
+def _row(seconds: float, machine: str = "box", n: int = 26, threads: int = 1, positions: int | None = 40966307):
+    return ("native exact search, positions/s, pooled 0", machine,
+            Record("squares", Status.OPTIMAL, n=n, threads=threads, positions=positions, solve_seconds=seconds))
 
 
-def _stored(*rows: dict) -> list[dict[str, str]]:
-    return [{k: str(v) for k, v in r.items()} for r in rows]     # as read back from the CSV
+def _stored(*rows):
+    """As read back from the CSV: each through its bench row's text."""
+    return [Record.from_bench_row({k: str(v) for k, v in r[2].bench_row(r[0], r[1]).items()}) for r in rows]
 
 
 def test_a_row_10_percent_slower_a_position_than_its_stored_rows_warns():
@@ -22,4 +24,4 @@ def test_only_the_same_case_on_the_same_machine_counts():
     stored = _stored(_row(4.0, machine="other"), _row(4.0, n=28), _row(4.0, threads=2), _row(8.0))
     assert speed_warning(_row(8.8), stored) is None
     assert speed_warning(_row(8.8), _stored(_row(4.0, machine="other"))) is None     # nothing to compare
-    assert speed_warning({**_row(8.8), "positions": ""}, stored) is None              # no positions
+    assert speed_warning(_row(8.8, positions=None), stored) is None              # no positions

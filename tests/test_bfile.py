@@ -83,7 +83,7 @@ def test_a_bfile_takes_only_rows_that_hold(tmp_path):
         assert any("a row that does not hold" in line and why in line for line in comments), comments
         assert f"--results-dir {tmp_path}" in comments[1]
     comments, _ = read_bfile(tmp_path / "percolation.txt")
-    assert any("n = 'five'" in line for line in comments)
+    assert any("percolation.csv:" in line and "n is 'five', not an integer" in line for line in comments)
 
 
 BFILES = sorted(p for p in Path("results").glob("b*.txt") if re.fullmatch(r"b\d+\.txt", p.name))

@@ -18,7 +18,7 @@ from workbench.solvers.base import Status
 def e6(tmp_path_factory):
     """A real `solve enigma144 --n 6 --json` record: optimal 29, its board verified."""
     path = tmp_path_factory.mktemp("e6") / "e6.json"
-    record = workbench.solve("enigma144", 6).record()
+    record = workbench.solve("enigma144", 6).record().to_json()
     assert record["status"] == "optimal" and record["objective"] == 29 and record["verified"]
     path.write_text(json.dumps(record))
     return record
@@ -50,7 +50,7 @@ def test_verify_keeps_an_honest_record_valid(e6, tmp_path, capsys):
 
 
 def test_verify_flags_a_complete_count_below_its_own_examples(tmp_path, capsys):
-    record = workbench.count("percolation", 3, show=3).record()
+    record = workbench.count("percolation", 3, show=3).record().to_json()
     assert record["status"] == "complete" and record["count"] == 14 and len(record["solution"]) == 3
     code, out = verify("percolation", record, tmp_path, capsys, count=2)
     assert code == 1 and "a complete count of 2, but the record holds 3 distinct valid examples" in out, out
@@ -112,3 +112,30 @@ def test_comparison_summary_says_when_none_proves(e3):
                                      "no disagreement between the backends that answered"]
     lines, status = comparison_summary([e3, claiming(e3, "cbc", Status.INFEASIBLE)], "min")
     assert status == 1 and lines == ["DISAGREEMENT: cbc says infeasible but highs found a verified solution"]
+
+
+@pytest.mark.parametrize("puzzle,n,edit,says", [
+    ("enigma144", 4, {"objective": 12}, "FALSE CLAIM: objective 12, but the checker measures 13"),
+    ("enigma144", 4, {"solution": "drop"}, "INVALID"),
+    ("enigma144", 4, {"status": Status.INFEASIBLE}, "infeasible, but the record carries a solution the checker"),
+    ("percolation", 3, {"count": 2}, "a complete count of 2, but the record holds 3 distinct valid examples"),
+])
+def test_verify_reads_a_table_row_and_a_json_record_through_the_same_code(puzzle, n, edit, says, tmp_path, capsys):
+    """The same edit to one stored run, written as a table's row and as a JSON record: `verify`
+    gives the same exit status and the same lines for both (before, a row's false objective was a
+    verdict "the row does not hold" and a record's a FALSE CLAIM line)."""
+    from workbench import tables
+
+    run = workbench.count(puzzle, n, show=3) if puzzle == "percolation" else workbench.solve(puzzle, n)
+    record = run.record()
+    if edit.get("solution") == "drop":
+        edit = {"solution": record.solution[1:]}
+    record = replace(record, **edit)
+    table, saved = tmp_path / "t.csv", tmp_path / "r.json"
+    tables.append_row(table, tables.row_from_record(record))
+    saved.write_text(json.dumps(record.to_json()))
+    seen = []
+    for path in (table, saved):
+        code = main(["verify", puzzle, str(path), "--n", str(n)])
+        seen.append((code, capsys.readouterr().out))
+    assert seen[0] == seen[1] and seen[0][0] == 1 and says in seen[0][1], seen

@@ -99,7 +99,7 @@ def test_verify_a_table_row(tmp_path):
         writer.writeheader()
         writer.writerows(rows)
     edited = wb("verify", "enigma144", str(out), "--n", "4")
-    assert edited.returncode == 1 and "INVALID" in edited.stdout and "does not hold" in edited.stdout
+    assert edited.returncode == 1 and "INVALID" in edited.stdout and "FALSE CLAIM: objective 12" in edited.stdout
     assert wb("verify", "enigma144", str(out), "--n", "3").returncode == 0
     missing = wb("verify", "enigma144", str(out), "--n", "5")
     assert missing.returncode == 2 and len(missing.stderr.strip().splitlines()) == 1, missing.stderr

@@ -14,6 +14,7 @@ import workbench
 from workbench import pipeline, showcase
 from workbench.bench import fastest_proving
 from workbench.puzzles import available
+from workbench.records import Record
 from workbench.tables import read_rows
 
 PY = sys.executable
@@ -29,8 +30,7 @@ def wb(*args, cwd=None):
 # Every puzzle with bench cases (triangles has none yet, so the bench cannot speak for it).
 @pytest.mark.parametrize("puzzle", [p for p in available() if p.bench_cases()], ids=lambda p: p.name)
 def test_default_solver_is_the_fastest_proving_backend_in_bench(puzzle):
-    rows = read_rows(ROOT / "results" / "bench.csv")
-    assert puzzle.default_solver == fastest_proving(puzzle, rows)
+    assert puzzle.default_solver == fastest_proving(puzzle, ROOT / "results" / "bench.csv")
 
 
 def test_default_solver_of_squares_is_the_native_search():
@@ -82,7 +82,7 @@ def test_showcase_fails_on_an_answer_that_differs_from_a_proven_value(tmp_path):
     row = read_rows(tmp_path / "enigma144.csv")[0]
     solution = json.loads(row["solution"])
     tampered = pipeline.stored(pipeline.plan("enigma144", 3),
-                               {**row, "objective": "7", "solution": json.dumps(solution[1:])})
+                               Record.from_row({**row, "objective": "7", "solution": json.dumps(solution[1:])}))
     assert not tampered.verified and tampered.value is None and showcase.outcome(tampered) == "differs"
     assert showcase.verdict([showcase.Done(showcase.Case("enigma144", "3"), [tampered])])[1] == 1
 
@@ -92,7 +92,7 @@ def test_api_records_are_the_cli_records(tmp_path):
     assert (run.value, run.status, run.bound, run.verified, len(run.solution)) == (13, "optimal", 13, True, 13)
     cli = json.loads(wb("solve", "enigma144", "--n", "4", "--solver", "highs", "--json").stdout)
     assert {k: cli[k] for k in ("objective", "status", "bound", "verified", "match")} == \
-        {k: run.record()[k] for k in ("objective", "status", "bound", "verified", "match")}
+        {k: run.record().to_json()[k] for k in ("objective", "status", "bound", "verified", "match")}
     assert "•" in run.render()
     assert Path(run.png(tmp_path / "g.png")).stat().st_size > 1000
     counted = workbench.count("percolation", 4)

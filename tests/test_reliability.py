@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from workbench import pipeline, tables
+from workbench import pipeline
 from workbench.cli import main
 from workbench.puzzles.magic15.puzzle import BENCH_START
 from workbench.solvers import runner
@@ -316,7 +316,7 @@ def test_a_killed_workers_incumbents_survive(monkeypatch):
     r = run.result
     assert r.status == Status.ERROR and "died" in r.message and run.verified
     assert run.value == run.verdict.objective
-    assert not tables.finished(tables.row_from_record(run.record()))
+    assert not run.record().finished
 
 
 def test_a_race_whose_racers_all_die_is_an_error_that_keeps_the_best(monkeypatch):

@@ -122,12 +122,12 @@ def verified(tmp_path: Path, capsys, puzzle: str, rec: dict) -> tuple[int, str]:
 def test_verify_recomputes_the_claims_without_a_match_field(tmp_path, capsys):
     """Before: a count of 131 (published 130, proven) and an 'optimal 30' enigma144 N = 6 (29,
     proven) passed as valid when the record had no match field."""
-    count = workbench.count("percolation", 4).record()
+    count = workbench.count("percolation", 4).record().to_json()
     assert count["count"] == 130
     code, out = verified(tmp_path, capsys, "percolation", {**count, "count": 131})
     assert code == 1 and "FALSE CLAIM" in out and "130" in out
     run = workbench.solve("enigma144", 6, solver="maxsat")
-    rec = run.record()
+    rec = run.record().to_json()
     every = workbench.api.get("enigma144").build(6, rec["formulation"], None)
     extra = next(m for m in every.decode([1] * every.model.n_elements) if m not in rec["solution"])
     worse = {**rec, "solution": [*rec["solution"], extra], "objective": 30, "bound": 30}
@@ -138,7 +138,7 @@ def test_verify_recomputes_the_claims_without_a_match_field(tmp_path, capsys):
 
 def test_verify_a_board_with_a_huge_number(tmp_path, capsys):
     """Before: MemoryError (the checker built the list 2..10^12)."""
-    rec = workbench.solve("stones", 2).record()
+    rec = workbench.solve("stones", 2).record().to_json()
     rec["solution"][-1][2] = 10**12
     code, out = verified(tmp_path, capsys, "stones", rec)
     assert code == 1 and "INVALID" in out

@@ -11,6 +11,7 @@ import sys
 import workbench
 from workbench import pipeline, showcase
 from workbench.puzzles.trigrid.check import all_matches
+from workbench.records import Record
 from workbench.tables import read_rows
 
 
@@ -30,7 +31,7 @@ def test_not_finished_differs_error_and_matched_are_told_apart(tmp_path):
         "crashed": {**row, "status": "error", "objective": "", "bound": "", "solution": "",
                     "message": "backend process died (exit code -9)"},
     }
-    read = {k: pipeline.stored(pipeline.plan("enigma144", 3), r) for k, r in stored.items()}
+    read = {k: pipeline.stored(pipeline.plan("enigma144", 3), Record.from_row(r)) for k, r in stored.items()}
     assert [showcase.outcome(run) for run in matched] == ["matched", "matched"]
     assert [showcase.outcome(run) for run in stopped] == ["not finished", "not finished"]
     assert [showcase.outcome(run) for run in read.values()] == ["differs", "differs", "error"]

@@ -19,13 +19,13 @@ def test_a_build_that_outlasts_the_limit_ends_unknown_near_the_limit():
     assert took < 3 + grace(3), took
     assert (run.status, run.value, run.solution, run.proven) == ("unknown", None, None, False)
     assert "the time limit (3 s) was reached while the model was being built" in run.result.message
-    assert run.record()["params"]["time_limit"] == 3
+    assert run.record().to_json()["params"]["time_limit"] == 3
 
 
 def test_a_built_model_gets_what_is_left_and_the_row_keeps_the_limit_given():
     run = pipeline.solve(pipeline.plan("enigma144", 6, "maxsat"), Options(time_limit=60))
     assert (run.value, run.result.status, run.verified) == (29, Status.OPTIMAL, True)
-    assert run.record()["params"]["time_limit"] == 60       # not 60 less the build
+    assert run.record().to_json()["params"]["time_limit"] == 60       # not 60 less the build
 
 
 def test_a_minizinc_compilation_cut_by_the_limit_is_a_clean_unknown(tmp_path):

@@ -7,21 +7,21 @@ so a script that calls them needs no `if __name__ == "__main__":` guard.
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from . import checks, tables
 from .errors import RowNotStored
 from .models.core import OPTIMISE, Count, Optimise, Options, Question
-from .pipeline import BadRow, Request, Run, false_claims, plan, stored
+from .pipeline import BadRow, Request, Run, plan, read_back, record_claims, stored
 from .pipeline import solve as run
-from .puzzles import get, published
+from .puzzles import get
 from .puzzles.base import BadInput, Puzzle, Verdict
+from .records import Status, read_json
 from .solvers import canonical, known, require
-from .solvers.base import Result, Status, clean_number
+from .solvers.base import Result, clean_number
 from .tables import RESULTS
 
 __all__ = ["RESULTS", "Request", "RowNotStored", "Run", "TablePlan", "Verification", "compare",
@@ -139,26 +139,23 @@ def table_request(
 def run_table(planned: TablePlan, settings: Options, redo: bool = False, on_row: OnRow | None = None) -> list[Run]:
     """A row per N appended to the plan's file as soon as it is done; rows already there are skipped
     (read back, checked again, and redone when they do not hold) unless `redo`."""
-    rows = [] if redo else tables.read_rows(planned.path)
-    finished = {tables.key_of(r): r for r in rows if tables.finished(r)}
+    finished = {} if redo else tables.finished_rows(planned.path, {req.key for req in planned.requests})
     runs = []
     for req in planned.requests:
-        keys = [(req.puzzle.name, req.variant, "" if req.n is None else str(req.n), name, req.solver,
-                 req.puzzle.setting(req.params)) for name in req.puzzle.stored_formulations(req.formulation)]
-        row = next((finished[key] for key in keys if key in finished), None)
+        row = finished.get(req.key)
         done, redone, note = None, "", ""
-        if row is not None:
-            try:
-                done, note = stored(req, row, strict=True), SKIPPED
-            except BadRow as e:          # edited by hand, say: recomputed, and the new row appended
-                redone = f"stored row redone: {e}"
+        try:
+            if row is not None:
+                done, note = stored(req, tables.readable(row), strict=True), SKIPPED
+        except BadRow as e:              # edited by hand, say: recomputed, and the new row appended
+            redone = f"stored row redone: {e}"
         if done is None:
             done = run(req, settings)
-            new = tables.row_from_record(done.record())
+            record = done.record()
             try:
-                if not tables.finished(new):
+                if not record.finished:
                     note = "not stored: a rerun tries it again"
-                elif tables.append_row(planned.path, new, once=not redo and not redone):
+                elif tables.append_row(planned.path, tables.row_from_record(record), once=not redo and not redone):
                     note = ""
                 else:
                     note = "not stored: another run stored this N meanwhile"
@@ -310,126 +307,28 @@ class Verification:
         return self.verdict.ok and not self.false_claims
 
 
-def _read_record(file: str | Path) -> Any:
-    try:
-        return json.loads(Path(file).read_bytes())
-    except FileNotFoundError:
-        raise BadInput(f"no such file: {file}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-        raise BadInput(f"{file} is not JSON ({str(e).splitlines()[0]})") from None
-    except OSError as e:
-        raise BadInput(f"cannot read {file}: {e.strerror or e}") from None
-
-
 def verify(puzzle: PuzzleName, file: str | Path, n: int | None = None, **params: Any) -> Verification:
-    """Check a saved solution (a `solve --json` record, the bare solution, or a results table's row
-    for `n`), and every claim its record makes about it (`workbench verify`); `n` and `params`
-    override the record's."""
-    p = _puzzle(puzzle)
-    if Path(file).suffix == ".csv":
-        return _verify_row(p, Path(file), n, params)
-    data = _read_record(file)
-    record = data if isinstance(data, dict) and "solution" in data else {"solution": data}
-    if record.get("puzzle", p.name) != p.name:
-        raise BadInput(f"{file} is a record of {record['puzzle']!r}, not {p.name}")
-    value = single_n(p, n) if n is not None or not p.needs_n else record.get("n")
-    if record.get("n", value) != value:
-        raise BadInput(f"{file} is a record of n = {record['n']!r}, not {value}")
-    saved = record.get("params", {})
-    if not isinstance(saved, dict):
-        raise BadInput(f"{file}: params is not an object")
-    typed = p.params({**{k: v for k, v in saved.items() if k in {o.dest for o in p.options}}, **params})
-    p.validate(value, typed)
-    formulation = record.get("formulation")
-    if isinstance(formulation, str) and formulation in [f.name for f in p.formulations]:
-        counts = isinstance(p.question_of(formulation), Count)
-    else:       # a bare solution, or an older record: where models count
-        counts = p.sense is None or any(f.counts for f in p.models)
-    counting = counts and isinstance(record["solution"], list)     # a count's examples
-    verdict = _checked(p, value, record["solution"], typed, counting)
-    if verdict.message.startswith("malformed"):
-        raise BadInput(f"{file}: {verdict.message}")
-    drawing = p.render(value, record["solution"], typed) if verdict.ok and not counting else ""
-    false_claims = [] if not verdict.ok else _false_claims(p, value, record, verdict, typed, counting)
-    return Verification(verdict, false_claims, drawing)
-
-
-def _verify_row(p: Puzzle[Any], path: Path, n: int | None, params: Mapping[str, Any]) -> Verification:
-    """The table's latest finished row for n (with the options given, if any), read back under its
-    own options as `table` reads the rows it skips: its board through the checker, its claims
-    against the checker and the published values."""
-    if not path.is_file():
-        raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
-    tables.check_ours(path, tables.COLUMNS)
-    value = single_n(p, n)      # the one N check: "needs --n" where the puzzle takes one
-    setting = p.setting(p.params(params)) if params else None
-    rows = [r for r in tables.read_rows(path) if r.get("puzzle") == p.name and r.get("n") == str(value or "")
-            and (setting is None or (r.get("setting") or "") == setting) and tables.finished(r)]
-    if not rows:
-        raise BadInput(f"{path} has no finished row for {p.name} n = {value}" + (f" with {setting}" if setting else ""))
-    try:
-        found = read_back(p, rows[-1], params)
-    except BadRow as e:
-        return Verification(Verdict(False, f"the row does not hold: {e}"))
+    """Check a saved run (a `solve --json` record, the bare solution, or a results table's latest
+    finished row for `n`) and every claim it makes, both through pipeline.stored (`workbench
+    verify`); `n` and `params` override the record's."""
+    p, path = _puzzle(puzzle), Path(file)
+    if path.suffix == ".csv":
+        value = single_n(p, n)      # the one N check: "needs --n" where the puzzle takes one
+        record = tables.latest_finished(path, p.name, value, p.setting(p.params(params)) if params else None)
+    else:
+        record = read_json(path)
+        value = single_n(p, n) if n is not None or not p.needs_n else record.n
+    if record.puzzle not in ("", p.name):
+        raise BadInput(f"{file} is a record of {record.puzzle!r}, not {p.name}")
+    if record.n not in (None, value):
+        raise BadInput(f"{file} is a record of n = {record.n!r}, not {value}")
+    found = read_back(p, replace(record, objective=None), params, value)     # the board alone; its claims below
+    if found.verdict is None and found.counting and isinstance(record.solution, list):    # a count, no examples
+        found = replace(found, verdict=Verdict(True, "no example solutions stored: the count's claims checked"))
     if found.verdict is None:
-        return Verification(Verdict(False, "the row stores no solution to check"))
-    return Verification(found.verdict, [], found.render() if found.verdict.ok and not found.request.counting else "")
-
-
-def read_back(puzzle: Puzzle[Any], row: Mapping[str, str], params: Mapping[str, Any] | None = None) -> Run:
-    """A results row read back under its own options (`params` override them) and checked as
-    `table` checks the rows it skips: its solution through the checker, its claims against the
-    checker and the published values. `verify` and the b-files read rows only through it. BadRow
-    when the row does not hold (a bad N or setting, an unknown backend, a false claim)."""
-    try:
-        n = int(row.get("n") or "") if puzzle.needs_n else None
-        typed = puzzle.params({**json.loads(row.get("setting") or "{}"), **(params or {})})
-        request = plan(puzzle, n, row.get("solver") or None, row.get("formulation") or None, typed, None)
-    except (ValueError, TypeError, RecursionError, BadInput) as e:
-        raise BadRow(f"n {row.get('n')!r}, setting {row.get('setting')!r}: {str(e).splitlines()[0][:120]}") from None
-    return stored(request, dict(row), strict=True)
-
-
-def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
-    """The checker's verdict; a solution it cannot even read is malformed."""
-    try:
-        if counting:
-            if not isinstance(solution, list):
-                return Verdict(False, "malformed solution: a count's examples are a list")
-            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
-            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
-        return puzzle.check(n, solution, params)
-    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
-        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")
-
-
-def _false_claims(puzzle: Puzzle[Any], n: int | None, record: Mapping[str, Any], verdict: Verdict,
-                  params: Any, counting: bool) -> list[str]:
-    """What a record says about a valid solution that the checker's measure and the published value
-    do not bear out (pipeline.false_claims), with `proven` and the match field, which is
-    recomputed, never trusted (nor needed: a record without it is checked all the same)."""
-    def claim(key: str, kind: tuple[type, ...]) -> Any:
-        value = record.get(key)
-        if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
-            raise BadInput(f"malformed record: {key} is {value!r}")
-        return value
-
-    objective, bound, count = claim("objective", (int, float)), claim("bound", (int, float)), claim("count", (int,))
-    status_text, match = claim("status", (str,)), claim("match", (str,))
-    if status_text is None:
-        return []        # a bare solution claims nothing
-    try:
-        status = Status(status_text)
-    except ValueError:
-        raise BadInput(f"malformed record: unknown status {status_text!r}") from None
-    formulation = str(record.get("formulation") or "")
-    claimed_request = Request(puzzle, n, params, "", formulation, Count() if counting else Optimise())
-    examples = record["solution"] if counting else None
-    false = false_claims(claimed_request, Result(status, objective, bound, count=count, examples=examples), verdict)
-    if record.get("proven") is True and status not in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE):
-        false.append(f"proven, with status {status}")
-    measured_run = Run(claimed_request, Result(status, verdict.objective if not counting else None, bound, count=count),
-                       verdict, published(puzzle.published_series(params, formulation), n))
-    if match is not None and match != measured_run.match:
-        false.append(f"match {match!r}, but the measured value gives {measured_run.match!r}")
-    return false
+        raise BadInput(f"{file}: malformed solution ({str(record.solution)[:40]}): nothing to check")
+    if found.verdict.message.startswith("malformed"):
+        raise BadInput(f"{file}: {found.verdict.message}")
+    if not found.verdict.ok:
+        return Verification(found.verdict)
+    return Verification(found.verdict, record_claims(found, record), found.render() if not found.counting else "")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import tables
-from .pipeline import BadRow
+from .pipeline import BadRow, read_back
 from .puzzles.base import BadInput
 from .solvers.base import Status
 
@@ -50,22 +50,24 @@ SEQUENCES = {
 
 def proven_terms(seq: Sequence, results_dir: str | Path = "results") -> tuple[dict[int, int], list[str]]:
     """n -> a(n) from the rows that prove it, each read back and checked as `verify` and `table` read
-    rows (api.read_back), and the rows left out as not holding; two proofs of one n that differ are
+    rows (pipeline.read_back), and the rows left out as not holding; two proofs of one n that differ are
     an error. A row whose options only steer the search (squares' --bound) answers a(n); one whose
     options change the question (a margin, a box) belongs to another table's variant, and is left out."""
-    from .api import read_back
     from .puzzles import get
 
     puzzle, found, bad = get(seq.puzzle), dict[int, int](), list[str]()
     path = Path(results_dir) / seq.table
     tables.check_ours(path, tables.COLUMNS)
-    for row in tables.read_rows(path):
-        if row.get("puzzle") != seq.puzzle or not tables.finished(row):
+    for record in tables.read_records(path):
+        if isinstance(record, tables.Unreadable):
+            bad.append(str(record.error))
+            continue
+        if record.puzzle != seq.puzzle or not record.proved:
             continue
         try:
-            run = read_back(puzzle, row)
+            run = read_back(puzzle, record, strict=True)
         except BadRow as e:
-            bad.append(f"n = {row.get('n', '')[:20]!r}: {e}")
+            bad.append(f"n = {record.n}: {e}")
             continue
         proof = Status.COMPLETE if run.request.counting else Status.OPTIMAL
         if run.request.variant != path.stem or run.result.status != proof or not isinstance(run.value, int) \

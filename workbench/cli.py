@@ -252,14 +252,14 @@ def cmd_solvers(args) -> int:
 
 
 def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> None:
-    rec, r = run.record(), run.result
+    r = run.result
     head = f"{puzzle.name}" + (f" N={run.n}" if run.n is not None else "")
     out.print(f"[bold]{head}[/]  solver {r.solver} ({r.solver_version or '?'})  formulation {run.formulation}")
     what = "count" if run.request.counting else "value"
     value = run.value
     proven = "proven" if r.proven else "not proven"
     out.print(f"{what} {value if value is not None else '-'}   status {r.status} ({proven})   "
-              f"bound {rec['bound'] if rec['bound'] is not None else '-'}   time {rec['seconds']:.2f} s "
+              f"bound {run.bound if run.bound is not None else '-'}   time {run.seconds:.2f} s "
               f"(generate {run.generate_seconds:.2f}, build {r.build_seconds:.2f}, solve {r.solve_seconds:.2f}"
               + (f", compile {r.compile_seconds:.2f})" if r.compile_seconds else ")"))
     if r.count is not None and not run.request.counting:
@@ -301,7 +301,7 @@ def cmd_solve(args, count: bool = False) -> int:
     if getattr(args, "certify", None):
         pipeline.certify(run, args.certify)
     if args.json:
-        print(json.dumps(run.record(), default=str))
+        print(json.dumps(run.record().to_json(), default=str))
     else:
         _print_run(run, puzzle)
     if png is not None and run.solution is not None:
@@ -340,11 +340,11 @@ def cmd_table(args) -> int:
             runs = api.run_table(planned, settings, args.redo, show)
     except api.RowNotStored as e:       # the answer first (as rows are printed), then the error line
         if args.json:
-            print(json.dumps([run.record() for run in e.runs], default=str))
+            print(json.dumps([run.record().to_json() for run in e.runs], default=str))
         sys.stderr.write(f"workbench: error: {e}\n")
         return e.exit_status
     if args.json:
-        print(json.dumps([run.record() for run in runs], default=str))
+        print(json.dumps([run.record().to_json() for run in runs], default=str))
     else:
         out.print(f"{len(runs)} row(s) of {path} above")
     return 0

@@ -6,12 +6,15 @@ Imported on first use only: the worker processes and `workbench solve` never loa
 from __future__ import annotations
 
 import math
+import typing
 from collections.abc import Iterable
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .puzzles import get
 from .puzzles.base import BadInput
+from .records import Number, Record
 from .solvers.base import clean_number
 from .tables import RESULTS
 
@@ -19,33 +22,47 @@ if TYPE_CHECKING:
     import pandas as pd
 
 BENCH = RESULTS / "bench.csv"
-NUMBERS = ("n", "objective", "bound", "value", "count", "positions", "seconds", "solve_seconds", "time_limit",
-           "threads", "published")
-FLAGS = ("proven", "verified")
+
+
+@cache
+def _kinds() -> dict[str, str]:
+    """Each column's kind, as the Record types it: "integer" (whole numbers), "number" or "flag"
+    (the answer, `value`, is a number too)."""
+    hints = {**typing.get_type_hints(Record), "value": Number}
+    kinds = {}
+    for name, hint in hints.items():
+        args = set(typing.get_args(hint)) | {hint}
+        if bool in args:
+            kinds[name] = "flag"
+        elif args & {float, Number} or args >= {int, float}:
+            kinds[name] = "number"
+        elif int in args:
+            kinds[name] = "integer"
+    return kinds
 
 
 def _typed(df: pd.DataFrame) -> pd.DataFrame:
-    """Numbers as numbers (nullable integers where whole), True/False as booleans, the time a datetime;
-    the answer is `value` (a results table's objective, else its count) with its `log10_value`."""
+    """Each column typed as the Record types it: numbers as numbers (nullable integers where whole),
+    True/False as booleans, the time a datetime; the answer is `value` (a results table's objective,
+    else its count) with its `log10_value`."""
     import pandas as pd
 
     if "value" not in df and "objective" in df:
         value = df["objective"].fillna(df["count"]) if "count" in df else df["objective"]
         df.insert(int(df.columns.get_loc("objective")), "value", value)
 
-    for col in NUMBERS:
-        if col not in df:
-            continue
-        text = df[col].dropna()
-        if len(text) and text.str.fullmatch(r"-?\d+").all():     # integers, exactly (counts pass 2**63)
-            ints = df[col].map(lambda x: None if pd.isna(x) else int(x))
-            small = ints.dropna().abs().max() < 2**63
-            df[col] = ints.astype("Int64") if small else ints.astype(object)
-        else:
-            df[col] = pd.to_numeric(df[col], errors="coerce")
-    for col in FLAGS:
-        if col in df:
+    for col in df.columns:
+        kind = _kinds().get(str(col))
+        if kind == "flag":
             df[col] = df[col].map({"True": True, "False": False, True: True, False: False}).astype("boolean")
+        elif kind is not None:
+            text = df[col].dropna()
+            if len(text) and text.str.fullmatch(r"-?\d+").all():     # integers, exactly (counts pass 2**63)
+                ints = df[col].map(lambda x: None if pd.isna(x) else int(x))
+                small = ints.dropna().abs().max() < 2**63
+                df[col] = ints.astype("Int64") if small else ints.astype(object)
+            else:
+                df[col] = pd.to_numeric(df[col], errors="coerce")
     if "value" in df:
         df.insert(int(df.columns.get_loc("value")) + 1, "log10_value", df["value"].map(_log10).astype("float64"))
     if "timestamp" in df:
@@ -108,8 +125,8 @@ def records(runs: Iterable[Any]) -> pd.DataFrame:
     rows = []
     for run in runs:
         rec = run.record()
-        rows.append({**{k: v for k, v in rec.items() if k not in ("solution", "params")}, "value": run.value,
-                     "threads": rec["params"].get("threads"), "time_limit": rec["params"].get("time_limit")})
+        rows.append({**{k: v for k, v in rec.to_json().items() if k not in ("solution", "params")}, "value": run.value,
+                     "threads": rec.threads, "time_limit": rec.time_limit})
     return pd.DataFrame(rows)
 
 
@@ -157,12 +174,11 @@ def comparison(runs: Iterable[Any]) -> pd.DataFrame:
     rows = []
     for run in runs:
         rec = run.record()
-        rows.append({"solver": rec["solver"], "version": rec["solver_version"], "status": rec["status"],
-                     "value": run.value, "bound": rec["bound"], "seconds": rec["seconds"],
-                     "verified": run.verified})
-        rows += [{"solver": f"  {r['racer']}", "version": "", "status": r["status"],
-                  "value": clean_number(r["objective"]), "bound": clean_number(r["bound"]),
-                  "seconds": r["seconds"], "verified": ""} for r in rec.get("racers") or []]
+        rows.append({"solver": rec.solver, "version": rec.solver_version, "status": str(rec.status),
+                     "value": run.value, "bound": rec.bound, "seconds": rec.seconds, "verified": run.verified})
+        rows += [{"solver": f"  {r.racer}", "version": "", "status": r.status, "value": clean_number(r.objective),
+                  "bound": clean_number(r.bound), "seconds": r.seconds, "verified": ""}
+                 for r in run.result.racers or []]
     df = pd.DataFrame(rows, columns=["solver", *COMPARISON]).astype(object)
     return df.pivot_table(index="solver", values=COMPARISON, aggfunc="last", sort=False, dropna=False)[COMPARISON]
 

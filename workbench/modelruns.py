@@ -266,7 +266,7 @@ def command(args: Any, name: str, out: Console, err: Console) -> int:
 def _solve(item: Planned, options: Options, args: Any, out: Console) -> int:
     (done,) = run([item], options)
     if getattr(args, "json", False):
-        print(json.dumps(done.record(), default=str))
+        print(json.dumps(done.record().to_json(), default=str))
     else:
         lines, status = summary(item, [done])
         for line in lines[:2] + (lines[2:] if status else []):

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import contextlib
 import json
-import math
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Generic
@@ -21,9 +20,10 @@ from .errors import BadRow
 from .models.core import OPTIMISE, Count, Question
 from .puzzles import get, published
 from .puzzles.base import BadInput, P, Published, Puzzle, Verdict
+from .records import Record, Status, key, setting_text
 from .search.tasks import remove_finished
 from .solvers import backend_class, canonical, first_counting, split_name
-from .solvers.base import Options, ReadsResult, Result, Status, clean_number
+from .solvers.base import Options, ReadsResult, Result, clean_number
 from .solvers.runner import run as run_backend
 
 TIME_LIMIT_MIN = 0.01       # the least time limit a backend is given (the --time-limit flag's least)
@@ -48,6 +48,16 @@ class Request(Generic[P]):
     def variant(self) -> str:
         """The results table the run belongs to."""
         return self.puzzle.variant(self.params, self.formulation)
+
+    @property
+    def key(self) -> tuple[str, ...]:
+        """The key of its row in a results table (Record.key)."""
+        return key(self.puzzle.name, self.variant, self.n, self.formulation, self.solver, self.setting)
+
+    @property
+    def setting(self) -> dict[str, Any]:
+        """The options set away from their defaults that its row records (the puzzle says which)."""
+        return dict(json.loads(self.puzzle.setting(self.params) or "{}"))
 
 
 @dataclass
@@ -148,25 +158,23 @@ class Run(ReadsResult):
             return "NEW RECORD" if pub.status == "BOUND" else "CONTRADICTS published"
         return "worse"
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
+        """The run as it is stored: a results row, a `solve --json` record, a bench row."""
         r = self.result
-        return {
-            "puzzle": self.puzzle, "n": self.n, "variant": self.variant, "formulation": self.formulation,
-            "setting": self.request.puzzle.setting(self.params),
-            "solver": r.solver, "status": str(r.status), "objective": clean_number(r.objective),
-            "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified,
-            "count": r.count, "positions": r.positions, "seconds": self.seconds,
-            "generate_seconds": round(self.generate_seconds, 3),
-            "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
-            "solver_version": r.solver_version,
-            "params": {**r.params, **self.params.changed()},
-            "racers": None if r.racers is None else [asdict(racer) for racer in r.racers],
-            "certificate": None if r.certificate is None else asdict(r.certificate),
-            "published": None if self.published is None else self.published.value,
-            "published_status": None if self.published is None else self.published.status,
-            "match": self.match, "check": None if self.verdict is None else self.verdict.message,
-            "message": r.message, "solution": self.solution,
-        }
+        return Record(
+            puzzle=self.puzzle, n=self.n, variant=self.variant, formulation=self.formulation,
+            setting=self.request.setting, solver=r.solver, status=r.status, objective=clean_number(r.objective),
+            bound=clean_number(r.bound), proven=r.proven, verified=self.verified, count=r.count,
+            positions=r.positions, seconds=self.seconds, generate_seconds=round(self.generate_seconds, 3),
+            build_seconds=round(r.build_seconds, 3), solve_seconds=round(r.solve_seconds, 3),
+            solver_version=r.solver_version, time_limit=r.params.get("time_limit"), threads=r.params.get("threads"),
+            seed=r.params.get("seed"), params={**r.params, **self.params.changed()},
+            racers=None if r.racers is None else [asdict(racer) for racer in r.racers],
+            certificate=None if r.certificate is None else asdict(r.certificate),
+            published=None if self.published is None else self.published.value,
+            published_status="" if self.published is None else self.published.status,
+            match=self.match, check=None if self.verdict is None else self.verdict.message,
+            message=r.message, solution=self.solution)
 
 
 def plan(puzzle: str | Puzzle[Any], n: int | None, solver: str | None = None,
@@ -271,41 +279,19 @@ def solve(request: Request[Any], options: Options) -> Run:
     return Run(request, result, verdict, published(puzzle.published_series(params, request.formulation), n), generated)
 
 
-def _row_number(row: dict[str, str], key: str) -> float | None:
-    text = row.get(key) or ""
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise BadRow(f"{key} is {text[:40]!r}, not a number") from None
-    if not math.isfinite(value):
-        raise BadRow(f"{key} is {text[:40]!r}, not a finite number")
-    return value
-
-
-def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> Run:
-    """A run read back from a results table row; its solution goes through the checker again, so a
-    stored row counts only as much as a fresh one would. BadRow when a field cannot be read, and,
-    `strict` (a table that skips the rows it has), when the row is no answer or claims what does
-    not hold (false_claims)."""
-    try:
-        status = Status(row.get("status") or "error")
-        count_value = int(row["count"]) if row.get("count") else None
-        solution = json.loads(row["solution"]) if row.get("solution") else None
-    except (ValueError, RecursionError) as e:     # an unknown status, a count past int's digits, bad JSON
-        raise BadRow(f"{str(e).splitlines()[0][:80]}") from None
-    if request.counting and status == Status.OPTIMAL:
-        status = Status.COMPLETE        # a complete count, as rows stored it before it had a status of its own
-    result = Result(status, _row_number(row, "objective"), _row_number(row, "bound"),
-                    solution=None if request.counting else solution, examples=solution if request.counting else None,
-                    count=count_value, solver=row.get("solver", ""), solver_version=row.get("solver_version", ""),
-                    total_seconds=_row_number(row, "seconds") or 0.0,
-                    params={k: _row_number(row, k) for k in ("time_limit", "threads")}, message=row.get("message", ""))
-    claimed = Result(status, result.objective, result.bound, count=count_value,
-                     examples=solution if request.counting else None)
+def stored(request: Request[Any], record: Record, strict: bool = False) -> Run:
+    """The one way back from a stored run (a results row, a JSON record) to a checked Run: its
+    solution goes through the checker again, so a stored run counts only as much as a fresh one
+    would. `strict` (a table that skips the rows it has): BadRow when the record is no answer or
+    claims what does not hold (false_claims)."""
+    counting, solution = request.counting, record.solution
+    result = Result(record.status, record.objective, record.bound, solution=None if counting else solution,
+                    examples=solution if counting else None, count=record.count, solver=record.solver,
+                    solver_version=record.solver_version, total_seconds=record.seconds or 0.0,
+                    params={"time_limit": record.time_limit, "threads": record.threads}, message=record.message)
+    claimed = replace(result, solution=None, message="")
     verdict = _check(request, result)
-    request = replace(request, formulation=row.get("formulation", ""))
+    request = replace(request, formulation=record.formulation or request.formulation)
     run = Run(request, result, verdict, published(request.puzzle.published_series(request.params, request.formulation),
                                                   request.n))
     false = false_claims(request, claimed, verdict) if strict else []
@@ -314,6 +300,43 @@ def stored(request: Request[Any], row: dict[str, str], strict: bool = False) -> 
     if strict and (verdict is not None and not verdict.ok or not result.status.answered):    # no answer
         raise BadRow(result.message or f"the checker rejects its solution ({verdict.message if verdict else ''})")
     return run
+
+
+def read_back(puzzle: Puzzle[Any], record: Record, params: Mapping[str, Any] | None = None,
+              n: int | None = None, strict: bool = False) -> Run:
+    """A stored run planned under its own options (`params` and `n` override them) and read back
+    through stored(): checked as `table` checks the rows it skips. `verify` and the b-files read
+    stored runs only through it. BadRow when it cannot be planned (a bad N or setting, an unknown
+    backend) and, `strict`, when it does not hold."""
+    try:
+        saved = {k: v for k, v in record.params.items() if k in {o.dest for o in puzzle.options}}
+        typed = puzzle.params({**saved, **record.setting, **(params or {})})
+        formulation, question = record.formulation or None, None
+        if formulation not in [f.name for f in puzzle.formulations]:     # a bare solution: where models count
+            counts = puzzle.sense is None or any(f.counts for f in puzzle.models)
+            formulation, question = None, Count() if counts and isinstance(record.solution, list) else OPTIMISE
+        value = (n if n is not None else record.n) if puzzle.needs_n else None
+        request = plan(puzzle, value, record.solver or None, formulation, typed, question)
+    except (ValueError, TypeError, RecursionError, BadInput) as e:
+        raise BadRow(f"n {record.n!r}, setting {setting_text(record.setting)!r}: "
+                     f"{str(e).splitlines()[0][:120]}") from None
+    return stored(request, record, strict)
+
+
+def record_claims(run: Run, record: Record) -> list[str]:
+    """What a stored record claims of its run, read back with a valid board, that does not hold:
+    false_claims, `proven` beside a status that proves nothing, and a match field that the measured
+    value does not give (recomputed, never trusted). A bare solution claims nothing."""
+    if not record.claims or run.verdict is None:
+        return []
+    claimed = replace(run.result, status=record.status, objective=record.objective, count=record.count)
+    false = false_claims(run.request, claimed, run.verdict)
+    if record.proven and not record.status.proves:
+        false.append(f"proven, with status {record.status}")
+    measured = replace(run, result=replace(claimed, objective=None if run.counting else run.verdict.objective))
+    if record.match and record.match != measured.match:
+        false.append(f"match {record.match!r}, but the measured value gives {measured.match!r}")
+    return false
 
 
 def false_claims(request: Request[Any], claimed: Result, verdict: Verdict | None) -> list[str]:
@@ -390,13 +413,11 @@ def _check(request: Request[Any], result: Result) -> Verdict | None:
     if counting:
         if not result.examples or result.status == Status.ERROR:
             return None     # nothing to check: a count without examples
-        verdicts = [puzzle.check(n, s, params) for s in result.examples]
-        bad = [v for v in verdicts if not v.ok]
-        verdict = bad[0] if bad else Verdict(True, f"{len(verdicts)} example solution(s) pass the checker")
+        verdict = _checked(puzzle, n, result.examples, params, counting)
     else:
         if result.solution is None:
             return None     # nothing to check (an error's best so far, say, a crashed worker's, is checked)
-        verdict = puzzle.check(n, result.solution, params)
+        verdict = _checked(puzzle, n, result.solution, params, counting)
         if verdict.ok and verdict.objective is not None and result.objective is not None \
                 and abs(verdict.objective - result.objective) > 1e-6:
             verdict = Verdict(False, f"the backend reports objective {clean_number(result.objective)} "
@@ -405,3 +426,16 @@ def _check(request: Request[Any], result: Result) -> Verdict | None:
         result.message = f"checker rejected the solution: {verdict.message}"
         result.status, result.solution, result.examples, result.objective = Status.ERROR, None, None, None
     return verdict
+
+
+def _checked(puzzle: Puzzle[Any], n: int | None, solution: Any, params: Any, counting: bool) -> Verdict:
+    """The checker's verdict; a solution it cannot even read (a stored one edited, say) is malformed."""
+    try:
+        if counting:
+            if not isinstance(solution, list):
+                return Verdict(False, "malformed solution: a count's examples are a list")
+            bad = [v for v in (puzzle.check(n, s, params) for s in solution) if not v.ok]
+            return bad[0] if bad else Verdict(True, f"{len(solution)} example solution(s) pass the checker")
+        return puzzle.check(n, solution, params)
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError) as e:
+        return Verdict(False, f"malformed solution ({type(e).__name__}: {e})")

@@ -2,16 +2,17 @@
 record boards drawn from stored solutions that the puzzle's checker accepts again."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from . import tables
+from .bench import read_bench
 from .pipeline import BadRow, Run, plan, stored
 from .puzzles import available, get
 from .puzzles.base import BadInput, Picture, Puzzle
+from .records import Record, Status
 from .tables import RESULTS
 
 TIMES = "time-vs-n.png"
@@ -19,23 +20,21 @@ TIMES = "time-vs-n.png"
 
 def _timings(name: str, results: Path) -> dict[str, dict[int, tuple[float, bool]]]:
     """backend -> n -> (seconds, proven): the fastest proven run, else the longest unproven one."""
-    rows = [r for r in tables.read_rows(results / "bench.csv") + tables.read_rows(results / f"{name}.csv")
-            if r.get("puzzle") == name and r.get("n") and r.get("seconds") and r.get("status") != "error"]
+    runs = [r for _, _, r in read_bench(results / "bench.csv")] + \
+        [r for r in tables.read_records(results / f"{name}.csv") if isinstance(r, Record)]
+
     def rank(point: tuple[float, bool]) -> tuple[bool, float]:
         seconds, proven = point
         return proven, -seconds if proven else seconds
 
     best: dict[str, dict[int, tuple[float, bool]]] = {}
-    for r in rows:
-        try:
-            point, n = (float(r["seconds"]), r.get("status") in ("optimal", "complete")), int(r["n"])
-        except ValueError:
-            continue                      # a row edited by hand
-        if not math.isfinite(point[0]):
+    for r in runs:
+        if r.puzzle != name or r.n is None or r.seconds is None or r.status == Status.ERROR:
             continue
-        points = best.setdefault(r.get("solver", ""), {})
-        if n not in points or rank(point) > rank(points[n]):
-            points[n] = point
+        point = (float(r.seconds), r.status.proves and r.status != Status.INFEASIBLE)
+        points = best.setdefault(r.solver, {})
+        if r.n not in points or rank(point) > rank(points[r.n]):
+            points[r.n] = point
     return best
 
 
@@ -89,8 +88,8 @@ def best_stored(puzzle_name: str, table: str, n: int | None, params: dict[str, A
     """The best stored solution for n in results/<table>.csv that the checker accepts again."""
     puzzle = get(puzzle_name)
     request = plan(puzzle, n, formulation=formulation, params=params)
-    rows = [r for r in tables.read_rows(results / f"{table}.csv")
-            if r.get("n", "") == ("" if n is None else str(n)) and r.get("solution")]
+    rows = [r for r in tables.read_records(results / f"{table}.csv")
+            if isinstance(r, Record) and r.n == n and r.solution is not None]
     checked = []
     for r in rows:
         try:

@@ -131,8 +131,6 @@ def _numbers(column: pd.Series) -> list[float | None]:
 def _row_run(row: Any) -> RowRun:
     status = Status(row.status) if row.status in Status._value2member_map_ else Status.UNKNOWN
     value, bound = _numbers([row.value, row.bound]) if not row.counting else (None, None)
-    if row.counting and status == Status.OPTIMAL:       # the bench writes a proven count as optimal
-        status = Status.COMPLETE
     count = int(row.value) if row.counting and _numbers([row.value])[0] is not None else None
     return RowRun(Result(status, value, bound, count=count, solver=str(row.backend)), bool(row.verified),
                   bool(row.counting))

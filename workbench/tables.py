@@ -12,28 +12,22 @@ import io
 import json
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import NotOurs
+from .errors import BadInput, BadRow, NotOurs
+from .records import COLUMNS, Record
 
-COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
-           "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
-           "time_limit", "threads", "timestamp", "message", "solution", "command"]
+__all__ = ["COLUMNS", "RESULTS", "NotOurs", "Record", "Unreadable", "append_row", "check_ours", "read_records"]
+
 RESULTS = Path("results")      # the reference record: one table per variant, and bench.csv
-KEY = ("puzzle", "variant", "n", "formulation", "solver", "setting")   # setting: options away from defaults
 
 
-def row_from_record(record: dict[str, Any]) -> dict[str, Any]:
-    row = {c: record.get(c) for c in COLUMNS}
-    row["time_limit"] = record["params"].get("time_limit")
-    row["threads"] = record["params"].get("threads")
-    row["timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%S")
-    row["solution"] = "" if record.get("solution") is None else json.dumps(record["solution"],
-                                                                          separators=(",", ":"))
-    row["command"] = command_of(record)
-    return {k: ("" if v is None else v) for k, v in row.items()}
+def row_from_record(record: Record) -> dict[str, str]:
+    """The record as the row `table` appends: stamped with the time, and the command that redoes it."""
+    return replace(record, timestamp=time.strftime("%Y-%m-%dT%H:%M:%S"), command=command_of(record)).to_row()
 
 
 def check_ours(path: Path, columns: list[str]) -> None:
@@ -54,18 +48,17 @@ def check_ours(path: Path, columns: list[str]) -> None:
                       f"it is left as it is: give another file")
 
 
-def command_of(record: dict[str, Any]) -> str:
+def command_of(record: Record) -> str:
     """The `table` command that recomputes the row (written from the record, so rows made through
     the API carry it too): a reader can rerun any stored claim."""
-    params = record.get("params", {})
-    words = ["python -m workbench table", record["puzzle"]]
-    if record.get("n") is not None:
-        words += ["--n", str(record["n"])]
-    words += ["--solver", str(record["solver"]), "--formulation", str(record["formulation"])]
+    words = ["python -m workbench table", record.puzzle]
+    if record.n is not None:
+        words += ["--n", str(record.n)]
+    words += ["--solver", record.solver, "--formulation", record.formulation]
     for name in ("time_limit", "threads", "seed"):
-        if params.get(name) is not None:
-            words += [f"--{name.replace('_', '-')}", str(params[name])]
-    for name, value in (json.loads(record["setting"]) if record.get("setting") else {}).items():
+        if record.params.get(name) is not None:
+            words += [f"--{name.replace('_', '-')}", str(record.params[name])]
+    for name, value in record.setting.items():
         flag = "--" + name.replace("_", "-")
         words += [flag] if value is True else [flag, str(value)]
     return " ".join(words)
@@ -89,7 +82,7 @@ def append_row(path: Path, row: dict[str, Any], columns: list[str] = COLUMNS, on
                 _widen(path, columns)
                 if os.fstat(fd).st_ino != os.stat(path).st_ino:
                     continue             # widened into a new file: write there
-            if once and key_of(line) in done_keys(read_rows(path)):
+            if once and finished_row(path, _key_of(line)):
                 return False
             header = _header(path) if size else columns
             buf = io.StringIO()
@@ -198,9 +191,13 @@ def _fields(line: str) -> list[str] | None:
 
 
 def read_rows(path: Path) -> list[dict[str, str]]:
-    """The file's whole rows: a torn last line and rows with the wrong number of fields (torn by a
-    crash, glued to a torn one by an older version, or edited by hand) are left out; so is
-    everything of a file that is not text."""
+    """The file's whole rows as text: a torn last line and rows with the wrong number of fields (torn
+    by a crash, glued to a torn one by an older version, or edited by hand) are left out; so is
+    everything of a file that is not text. Readers above take Records (read_records)."""
+    return [row for _, row in numbered_rows(path)]
+
+
+def numbered_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     if not path.is_file():
         return []
     try:
@@ -212,21 +209,65 @@ def read_rows(path: Path) -> list[dict[str, str]]:
     header = _fields(lines[0]) or []
     if lines[-1] and not _complete(header, lines[-1]):
         lines.pop()                      # a torn last line
-    rows = [_fields(line) for line in lines[1:] if line]
-    return [dict(zip(header, fields)) for fields in rows if fields is not None and len(fields) == len(header)]
+    rows = [(number, _fields(line)) for number, line in enumerate(lines[1:], 2) if line]
+    return [(number, dict(zip(header, fields))) for number, fields in rows
+            if fields is not None and len(fields) == len(header)]
 
 
-def finished(row: dict[str, Any]) -> bool:
-    """A row that answers its N: a proof, or a solution the checker verified; a rerun skips it."""
-    status = str(row.get("status"))
-    proven = status in ("optimal", "complete", "infeasible")
-    return proven or (status == "feasible" and str(row.get("verified")) == "True")
+@dataclass(frozen=True)
+class Unreadable:
+    """A row whose fields cannot be read back (edited by hand, say): its key, so that `table`
+    redoes its N, and the one-line refusal naming its file and line."""
+
+    key: tuple[str, ...]
+    error: BadRow
 
 
-def done_keys(rows: Iterable[dict[str, str]]) -> set[tuple[str, ...]]:
-    """Keys of rows that finished; a rerun of `table` skips them."""
-    return {key_of(r) for r in rows if finished(r)}
+def read_records(path: Path, keep: Callable[[tuple[str, ...]], bool] | None = None) -> list[Record | Unreadable]:
+    """The table's whole rows as Records, in file order (only those whose key `keep` keeps: the
+    others are never parsed); a row that cannot be read is Unreadable."""
+    out: list[Record | Unreadable] = []
+    for line, row in numbered_rows(path):
+        if keep is not None and not keep(_key_of(row)):
+            continue
+        try:
+            out.append(Record.from_row(row, f"{path}:{line}"))
+        except BadRow as e:
+            out.append(Unreadable(_key_of(row), e))
+    return out
 
 
-def key_of(record: dict[str, Any]) -> tuple[str, ...]:
-    return tuple("" if record.get(k) is None else str(record.get(k)) for k in KEY)
+def finished_rows(path: Path, keys: set[tuple[str, ...]]) -> dict[tuple[str, ...], Record | Unreadable]:
+    """The rows with these keys that a rerun of `table` skips, by key (the last of each): finished
+    ones, and those that cannot be read (the rerun redoes them)."""
+    return {r.key: r for r in read_records(path, keys.__contains__) if not isinstance(r, Record) or r.finished}
+
+
+def finished_row(path: Path, key: tuple[str, ...]) -> bool:
+    """Whether the table holds a finished row with this key (a rerun of `table` skips it)."""
+    return any(isinstance(r, Record) and r.finished for r in read_records(path, key.__eq__))
+
+
+def _key_of(row: dict[str, str]) -> tuple[str, ...]:
+    return tuple(row.get(k) or "" for k in ("puzzle", "variant", "n", "formulation", "solver", "setting"))
+
+
+def latest_finished(path: Path, puzzle: str, n: int | None, setting: str | None = None) -> Record:
+    """The table's latest finished row for the puzzle's n (with this setting, if given); BadInput
+    when there is none, the row's BadRow when it cannot be read."""
+    if not path.is_file():
+        raise BadInput(f"{path} is a directory, not a table" if path.is_dir() else f"no such file: {path}")
+    check_ours(path, COLUMNS)
+    wanted = (puzzle, "" if n is None else str(n), setting)
+    rows = [r for r in read_records(path, lambda key: (key[0], key[2], None if setting is None else key[5]) == wanted)
+            if not isinstance(r, Record) or r.finished]
+    if not rows:
+        raise BadInput(f"{path} has no finished row for {puzzle} n = {n}" + (f" with {setting}" if setting else ""))
+    return readable(rows[-1])
+
+
+def readable(row: Record | Unreadable) -> Record:
+    """The row's Record; its one-line BadRow (naming file and line) when it cannot be read."""
+    if isinstance(row, Unreadable):
+        raise row.error
+    return row

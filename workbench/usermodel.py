@@ -16,6 +16,7 @@ from typing import Any
 
 from .models.core import LinearModel, MaxSatModel
 from .puzzles.base import BadInput, Verdict
+from .records import Record
 from .solvers import BACKENDS, backend_class, canonical, installed, split_name
 from .solvers.base import Options, ReadsResult, Result, Status, clean_number
 from .solvers.runner import run as run_backend
@@ -126,19 +127,19 @@ class FileRun(ReadsResult):
     def value(self) -> float | int | None:
         return clean_number(self.result.objective)
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
+        """The run as it is stored and printed (`solve --model --json`)."""
         r = self.result
-        return {"puzzle": self.file.label, "n": None, "variant": self.file.kind, "formulation": self.file.kind,
-                "setting": "", "solver": r.solver, "status": str(r.status), "objective": self.value,
-                "bound": clean_number(r.bound), "proven": r.proven, "verified": self.verified, "count": None,
-                "positions": None, "seconds": round(r.total_seconds, 3), "generate_seconds": 0.0,
-                "build_seconds": round(r.build_seconds, 3), "solve_seconds": round(r.solve_seconds, 3),
-                "solver_version": r.solver_version, "params": dict(r.params),
-                "racers": None if r.racers is None else [asdict(racer) for racer in r.racers], "certificate": None,
-                "published": None,
-                "published_status": None, "match": "", "check": None if self.verdict is None else self.verdict.message,
-                "message": r.message, "solution": r.solution, "model": str(self.file.path),
-                "recomputed_objective": None if self.verdict is None else clean_number(self.verdict.objective)}
+        return Record(puzzle=self.file.label, status=r.status, variant=self.file.kind, formulation=self.file.kind,
+                      solver=r.solver, objective=self.value, bound=clean_number(r.bound), proven=r.proven,
+                      verified=self.verified, seconds=round(r.total_seconds, 3),
+                      build_seconds=round(r.build_seconds, 3), solve_seconds=round(r.solve_seconds, 3),
+                      solver_version=r.solver_version, params=dict(r.params),
+                      time_limit=r.params.get("time_limit"), threads=r.params.get("threads"),
+                      racers=None if r.racers is None else [asdict(racer) for racer in r.racers],
+                      check=None if self.verdict is None else self.verdict.message, message=r.message,
+                      solution=r.solution, model=str(self.file.path),
+                      recomputed_objective=None if self.verdict is None else clean_number(self.verdict.objective))
 
 
 def _kinds(mf: ModelFile) -> tuple[type, ...]:

@@ -27,9 +27,6 @@ class Verdict:
     objective: float | None = None      # the objective the checker itself measured on the solution
 
 
-_NATIVE_ROWS = "native"     # the formulation that rows from before the search methods were named say
-
-
 @dataclass
 class PuzzleOption:
     """A puzzle's command-line flag, made from one field of its Params."""
@@ -273,7 +270,7 @@ class Puzzle(Generic[P]):
         """The search method of a native run: the one named, else the default for n and params."""
         if not self.methods:
             raise BadInput(f"{self.name} has no native search method")
-        if formulation in (None, _NATIVE_ROWS):
+        if formulation is None:
             return self.default_method(n, params)
         if formulation not in self.methods:
             raise BadInput(f"{self.name}: the native search takes no --formulation '{formulation}' "
@@ -284,11 +281,6 @@ class Puzzle(Generic[P]):
         """Whether this formulation's search runs on the task layer: only then do --cluster and
         --fresh mean anything."""
         return any(f.name == formulation and f.tasks for f in self.formulations)
-
-    def stored_formulations(self, formulation: str) -> list[str]:
-        """The names a finished run of this formulation may have in a results table: a search
-        method's rows from before the methods were named say 'native'."""
-        return [formulation, _NATIVE_ROWS] if formulation in self.methods else [formulation]
 
     def question_of(self, formulation: str) -> Question:
         """The question a formulation answers on its own (in tables and compare): a count, or the optimum."""

@@ -6,7 +6,6 @@ library never takes the others down; its solver library is imported inside solve
 """
 from __future__ import annotations
 
-import enum
 import importlib
 import math
 from abc import ABC, abstractmethod
@@ -18,27 +17,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import Unavailable, UnsupportedModel
 from ..models.core import Count, NativeTask, Options
+from ..records import Status
 
 if TYPE_CHECKING:
     from ..certify import Certificate
-
-
-class Status(str, enum.Enum):
-    OPTIMAL = "optimal"        # proven: gap 0
-    COMPLETE = "complete"      # a count: every solution was enumerated, so the count is exact
-    FEASIBLE = "feasible"      # a solution, not proven optimal (time limit, or the backend cannot prove)
-    INFEASIBLE = "infeasible"  # proven: no solution
-    UNKNOWN = "unknown"        # stopped before finding anything
-    UNSUPPORTED = "unsupported"  # the backend cannot take this model (continuous variables, say); see message
-    ERROR = "error"            # the backend failed; see Result.message
-
-    def __str__(self) -> str:
-        return self.value
-
-    @property
-    def answered(self) -> bool:
-        """Whether the backend gave an answer at all (it neither failed nor refused the model)."""
-        return self not in (Status.ERROR, Status.UNSUPPORTED)
 
 
 @dataclass
@@ -104,7 +86,7 @@ class Result:
 
     @property
     def proven(self) -> bool:
-        return self.status in (Status.OPTIMAL, Status.INFEASIBLE, Status.COMPLETE)
+        return self.status.proves
 
     @property
     def gap(self) -> float | None:

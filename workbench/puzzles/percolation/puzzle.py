@@ -30,12 +30,11 @@ class PercolationParams(Params):
 
 def growth_picture(results: Path, path: Path) -> None:
     """log a(n) and a(n+1)/a(n) of A146971 from the complete counts in results/percolation.csv."""
-    from ...tables import read_rows
+    from ...tables import Record, read_records
     from .recursion import growth_plot
 
-    counts = {int(r["n"]): int(r["count"]) for r in read_rows(results / "percolation.csv")   # "optimal": older rows
-              if r.get("status") in ("optimal", "complete") and r.get("count", "").isdigit()
-              and r.get("n", "").isdigit()}
+    counts = {r.n: r.count for r in read_records(results / "percolation.csv")
+              if isinstance(r, Record) and r.proved and r.n is not None and r.count is not None}
     terms: list[int] = []
     while len(terms) + 1 in counts:              # a(1), a(2), ... up to the first gap
         terms.append(counts[len(terms) + 1])

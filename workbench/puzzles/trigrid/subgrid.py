@@ -24,7 +24,6 @@ match, so together they bound the whole: a(N) >= a(N - w) + tau(strip) (tight fo
 """
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
@@ -98,18 +97,15 @@ def proven_minima(variant: str, check: Callable[[int, Any], Any], below: int,
     found: dict[int, int] = {}
     for k, value, board in _proven_rows(variant, results):
         if k < below and k not in found:
-            verdict = check(k, json.loads(board))
+            verdict = check(k, board)
             if verdict.ok and verdict.objective == value:
                 found[k] = value
     return found
 
 
 @cache
-def _proven_rows(variant: str, results: Path) -> tuple[tuple[int, int, str], ...]:
-    from ...tables import read_rows
+def _proven_rows(variant: str, results: Path) -> tuple[tuple[int, int, Any], ...]:
+    from ...tables import Record, read_records
 
-    path = results / f"{variant}.csv"
-    if not path.exists():
-        return ()
-    return tuple((int(r["n"]), int(r["objective"]), r["solution"]) for r in read_rows(path)
-                 if r["status"] == "optimal" and r["proven"] == "True" and r["verified"] == "True" and r["solution"])
+    return tuple((r.n, r.objective, r.solution) for r in read_records(results / f"{variant}.csv")
+                 if isinstance(r, Record) and r.proved and r.n is not None and isinstance(r.objective, int))
