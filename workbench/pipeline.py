@@ -167,6 +167,7 @@ class Run(ReadsResult):
             bound=clean_number(r.bound), proven=r.proven, verified=self.verified, count=r.count,
             positions=r.positions, seconds=self.seconds, generate_seconds=round(self.generate_seconds, 3),
             build_seconds=round(r.build_seconds, 3), solve_seconds=round(r.solve_seconds, 3),
+            compile_seconds=round(r.compile_seconds, 3),
             solver_version=r.solver_version, time_limit=r.params.get("time_limit"), threads=r.params.get("threads"),
             seed=r.params.get("seed"), params={**r.params, **self.params.changed()},
             racers=None if r.racers is None else [asdict(racer) for racer in r.racers],

@@ -105,6 +105,7 @@ class Record:
     generate_seconds: float = 0.0
     build_seconds: float = 0.0
     solve_seconds: float = 0.0
+    compile_seconds: float = 0.0     # numba's first compile of a native search (0: its cache was warm)
     params: dict[str, Any] = field(default_factory=dict)       # the run's settings and the puzzle's changed options
     racers: list[dict[str, Any]] | None = None
     certificate: dict[str, Any] | None = None
