@@ -240,7 +240,8 @@ def test_a_huge_range_is_refused_before_it_is_built(capsys):
     (["solve", "stones", "--n", "2", "--solver", "cpsat", "--cut", "3"], "exact search method only"),
     (["solve", "squares", "--n", "4", "--solver", "highs", "--diagonal-above", "9"], "native search backend only"),
     (["solve", "squares", "--n", "4", "--solver", "search", "--formulation", "strong"], "no --formulation"),
-    (["compare", "enigma144", "--n", "3", "--solvers", "highs,search"], "no native search"),
+    (["compare", "enigma144", "--n", "3", "--solvers", "highs,search", "--formulation", "lexleader"],
+     "native search takes no --formulation"),
 ])
 def test_bad_requests_exit_2_before_anything_runs(argv, needle, capsys):
     assert needle in bad(capsys, *argv)
