@@ -231,6 +231,7 @@ def test_a_huge_range_is_refused_before_it_is_built(capsys):
     (["solve", "stones", "--n", "4", "--exact"], "--exact is gone: use --formulation exact"),
     (["solve", "stones", "--n", "4", "--hunt"], "--hunt is gone: use --formulation hunt"),
     (["solve", "squares", "--n", "4", "--heuristic"], "--heuristic is gone: use --formulation heuristic"),
+    (["solve", "squares", "--n", "4", "--lookahead", "2"], "--lookahead does not apply to squares"),    # retired
     (["count", "percolation", "--n", "4", "--counter", "transfer"], "--counter is gone: use --formulation transfer"),
     (["solve", "squares", "--n", "4", "--formulation", "heuristic", "--all"], "exact search method only"),
     (["solve", "stones", "--n", "3", "--formulation", "exact", "--width", "1000"], "hunt search method only"),

@@ -1,8 +1,8 @@
 """The cuts of the exact search: proofs that no completion of a board fits under the bound.
 
 Each is proved in its docstring and tested against the uncut search (tests/test_squares.py).
-`doomed` is always on; `lookahead` with --lookahead K. held[0] and held[1] hold the matches on
-each row and column line (held_lines keeps them), held[2] and held[3] are scratch.
+`doomed` is always on; the pooled test (pool_sizes, pooled_cuts) with --pooled K. held[0] and
+held[1] hold the matches on each row and column line (held_lines keeps them), held[2] is scratch.
 """
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import numpy as np
 from numba import njit
 
 from ...search.bits import low_mask, popcount
-from .kernel import added, put
+from .kernel import added
 
 INF = 1 << 30
-SPREADS = 4                            # sizes that cut whose added matches lookahead keeps (spread)
-MOST_POOLED = 8                        # sizes pool_sizes may pool (and rows of the pool scratch, >= SPREADS)
+MOST_POOLED = 8                        # sizes pool_sizes may pool (and rows of the pool scratch)
 
 
 @njit(cache=True, inline="always")
@@ -173,8 +172,7 @@ def _scan(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
 def spread(rows, cols, pl, d, most, held, miss_c, um, lm) -> int:
     """The fewest matches a placement of the size of depth d adds to this board, with um (one word
     per row line, then per column line) set to every match added by one of its placements adding at
-    most `most`, and lm to the fewest any of those adds, per line it has a side on (lookahead,
-    pooled_cut)."""
+    most `most`, and lm to the fewest any of those adds, per line it has a side on (pooled_cut)."""
     um[:] = 0
     lm[:] = INF
     return _scan(rows, cols, pl, d, most, held, miss_c, um, lm)
@@ -209,7 +207,7 @@ def pooled_cut(rows, cols, spread_u, x, y, s, add, most) -> bool:
 
 @njit(cache=True, inline="always")
 def pooled_cuts(rows, cols, pl, pool, sizes, x, y, s, add, most) -> bool:
-    """Whether one of the first `sizes` sizes spread into `pool` (pool_sizes, lookahead) proves
+    """Whether one of the first `sizes` sizes spread into `pool` (pool_sizes) proves
     pooled_cut for the square of size s at (x, y), which adds `add` matches."""
     depth, lows, um, lm = pool
     ps, pstart = pl[2], pl[5]
@@ -248,69 +246,3 @@ def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
     for j in range(n):
         lows[j] = spread(rows, cols, pl, depth[j], most, held, held[2], um[j], lm[j])
     return n
-
-
-@njit(cache=True, inline="always")
-def lookahead(rows, cols, pl, d, most, held, sizes, pool) -> bool:
-    """Whether, for one of the `sizes` sizes after the next one (depths d + 1 ..), every placement
-    adding at most `most` leaves a board that doomed cuts with what is left of `most`: then no
-    completion of this board costs at most (cost now) + `most`.
-
-    Why that is a proof: in any completion, the square of such a size t sits at some placement q.
-    If q adds more than `most`, that completion is already too dear. Otherwise the completion is
-    also a completion of this board with q laid on it, which costs |q minus board| more, and every
-    size still to place on that board, the next one included, must fit in the rest: doomed's proof,
-    for the board with q. Taking every placement of t (not only those the search would allow, such
-    as the mirror-image rule's) keeps it a proof. The next size itself is not looked ahead on: the
-    search branches on it at once, and each of its children is checked the same way.
-
-    What it buys (measured, docs/notes/squares.md): doomed proves that one size cannot fit; most boards
-    it lets through are cut one or two sizes later, after the next size has been tried in every
-    place (about 25 children a board, each cut by doomed). Looking ahead on the two sizes after
-    the next one finds most of those cuts at the board itself: positions fall 5.5-fold at n = 20,
-    8-fold at n = 24, 7.4-fold at n = 26, the boards whose placements are listed 14-fold at n = 24.
-    But a cut costs the trial boards it lays (about 16 a call at n = 24), about as many as the
-    children it spares, so the CPU time does not fall (n = 26: 8.4 s against 7.6 s): off by default.
-
-    A cheaper proof for most placements q: once a size u has cut one, it is spread into `pool`
-    (the scratch pool_sizes uses, (depth, lows, um, lm), at most SPREADS sizes), and pooled_cut
-    proves that u cannot fit after q either, so that q is dead without being laid (about half of
-    them at n = 24). held[3] is this function's scratch (doomed uses held[2])."""
-    px, py, ps, _, _, pstart, pend, _, lines = pl
-    depth, lows, um, lm = pool
-    miss_c = held[3]
-    for e in range(d + 1, min(d + 1 + sizes, pstart.shape[0])):
-        if pstart[e] == pend[e]:
-            continue
-        t = ps[pstart[e]]
-        if 4 * t <= most:
-            break                             # this size fits anywhere, and every smaller one
-        column_shortfalls(held, miss_c, lines, t)
-        alive, killer, known = False, -1, 0
-        for k in range(pstart[e], pend[e]):
-            x, y = px[k], py[k]
-            add = _adds(rows, cols, held, miss_c, x, y, t, most)
-            if add > most:
-                continue
-            if add == 0:                      # free: the board does not change, so nothing is proved
-                alive = True
-                break
-            if pooled_cuts(rows, cols, pl, pool, known, x, y, t, add, most):    # the sizes that cut so far
-                continue
-            r0, r1, c0, c1 = rows[y], rows[y + t], cols[x], cols[x + t]
-            put(rows, cols, x, y, t)
-            held_lines(rows, cols, held, x, y, t)
-            cut = doomed(rows, cols, pl, d, most - add, held, held[2], killer)
-            rows[y], rows[y + t], cols[x], cols[x + t] = r0, r1, c0, c1
-            held_lines(rows, cols, held, x, y, t)
-            if cut < 0:
-                alive = True
-                break
-            killer = cut
-            if known < SPREADS:
-                depth[known] = cut
-                lows[known] = spread(rows, cols, pl, cut, most, held, held[2], um[known], lm[known])
-                known += 1
-        if not alive:
-            return True
-    return False

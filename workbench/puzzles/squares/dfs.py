@@ -40,7 +40,6 @@ from .cuts import (
     column_shortfalls,
     doomed,
     held_lines,
-    lookahead,
     pool_sizes,
     pooled_cuts,
     short,
@@ -53,7 +52,6 @@ HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut 
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
 POOLED = 3                             # sizes cuts.pool_sizes pools for the children's test (0: off)
-LOOKAHEAD = 0                          # sizes after the next one that cuts.lookahead tries (0: off)
 
 
 @njit(cache=True, inline="always")
@@ -64,13 +62,12 @@ def _shares_corner(px, py, a, b) -> bool:
 
 
 @njit(cache=True)
-def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out):
+def _dfs(pl, prefix, stop, threshold, rules, pool, shared, deadline, out):
     """Search below the placements `prefix` (one per leading depth) of the placement arrays `pl`
     (PlacementArrays) for solutions cheaper than `threshold` (counting: at most as cheap, and count
-    those of the cheapest cost found). rules = (counting, greedy, cap, bounded); `ahead` and `pool`
-    are the lookahead's and the pooled test's sizes, None when off (_kernel_rules): numba then prunes
-    their branches and compiles a kernel apart for each rule set, so a search carries no code of
-    the rules it does not use (issue 63). The
+    those of the cheapest cost found). rules = (counting, greedy, cap, bounded); `pool` is the pooled
+    test's sizes, None when off (_kernel_rules): numba then prunes its branches and compiles a kernel
+    apart for each rule set, so a search carries no code of the rules it does not use (issue 63). The
     placements adding fewest matches are tried first (good solutions early). Heuristic
     restrictions per depth d: `greedy[d]` keeps only the placements adding the fewest matches (ties
     all tried), `cap[d]` is the most matches a placement may add, `prun[d]` applies the runs rule
@@ -116,8 +113,8 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
     saved = np.empty((depths, 4), np.uint64)
     saved_cost = np.zeros(depths, np.int64)
     saved_sym = np.zeros(depths, np.bool_)
-    held = np.empty((4, lines), np.int64)     # the matches on each line, scratch (cuts)
-    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (pool_sizes, lookahead)
+    held = np.empty((3, lines), np.int64)     # the matches on each line, scratch (cuts)
+    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (pool_sizes)
              np.empty((MOST_POOLED, 2, lines), np.uint64), np.empty((MOST_POOLED, 2, lines), np.int64))
     hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
     for i in range(lines):
@@ -142,8 +139,6 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
                 cut = doomed(rows, cols, pl, d + 1, room, held, held[2], hint[d])
                 if cut >= 0:
                     hint[d] = cut
-                elif ahead is not None and lookahead(rows, cols, pl, d, room, held, ahead, pools):
-                    cut = d
             if cut >= 0:
                 ncand[d], it[d], expand = 0, 0, False
                 continue
@@ -247,7 +242,7 @@ def _dfs(pl, prefix, stop, threshold, rules, ahead, pool, shared, deadline, out)
 
 
 @njit(cache=True, nogil=True)
-def _run_prefixes(pl, prefixes, threshold, rules, ahead, pool, shared, deadline):
+def _run_prefixes(pl, prefixes, threshold, rules, pool, shared, deadline):
     """The prefixes searched one after the other (one task), sharing the best cost found through
     `shared` with every task of the process. Returns what _dfs returns, for the task as a whole."""
     depths = pl[5].shape[0]
@@ -255,7 +250,7 @@ def _run_prefixes(pl, prefixes, threshold, rules, ahead, pool, shared, deadline)
     best_path = np.full(depths, -1, np.int64)
     dummy = np.zeros((0, depths), np.int64)
     for i in range(prefixes.shape[0]):
-        b, c, p, a, nd = _dfs(pl, prefixes[i], 0, best, rules, ahead, pool, shared, deadline, dummy)
+        b, c, p, a, nd = _dfs(pl, prefixes[i], 0, best, rules, pool, shared, deadline, dummy)
         nodes += nd
         aborted = aborted or a
         if c and (b < best or count == 0):
@@ -321,44 +316,41 @@ def codec(n: int, threshold: int | None) -> Codec:
 
 def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: int = 0,
            sides: int = 4, bounded: bool = True, deadline: Deadline = NEVER,
-           prefixes: int = HEURISTIC_PREFIXES, lookahead: int = LOOKAHEAD,
-           pooled: int = POOLED) -> Outcome[list[Placement]]:
+           prefixes: int = HEURISTIC_PREFIXES, pooled: int = POOLED) -> Outcome[list[Placement]]:
     """Exhaustive search under `threshold`, on this process's threads. Heuristic restrictions: a
     square of size <= `greedy_upto` only goes where it adds the fewest matches (ties all tried); a
     square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
-    to place cannot fit under the bound (cuts.doomed), and, with `lookahead` k > 0, when one of the k
-    sizes after the next one cannot go anywhere without that (cuts.lookahead); `pooled` sizes cut a
-    board's children before they are laid (cuts.pool_sizes). The outcome's best is None when no
+    to place cannot fit under the bound (cuts.doomed); `pooled` sizes cut a board's children before
+    they are laid (cuts.pool_sizes). The outcome's best is None when no
     solution under the threshold was found."""
     settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
-    rules = _rules(pl, counting, greedy_upto, sides, bounded, lookahead, pooled)
+    rules = _rules(pl, counting, greedy_upto, sides, bounded, pooled)
     return _search(pl, threshold, rules, deadline, prefixes, settings)
 
 
 def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
           on_better: Callable[[Outcome[list[Placement]]], None] | None = None,
-          lookahead: int = LOOKAHEAD, pooled: int = POOLED) -> Outcome[list[Placement]]:
+          pooled: int = POOLED) -> Outcome[list[Placement]]:
     """The exact (or counting) search of the whole board under `threshold`: cut into many more
     tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
     pl = exact_placements(n, margin)
-    rules = _rules(pl, counting, lookahead=lookahead, pooled=pooled)
+    rules = _rules(pl, counting, pooled=pooled)
     return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
 
 
 def _rules(pl: Placements, counting: bool, greedy_upto: int = 0, sides: int = 4,
-           bounded: bool = True, lookahead: int = LOOKAHEAD,
-           pooled: int = POOLED) -> tuple[bool, np.ndarray, np.ndarray, bool, int, int]:
+           bounded: bool = True, pooled: int = POOLED) -> tuple[bool, np.ndarray, np.ndarray, bool, int]:
     """The rules tuple _dfs takes (its docstring); the defaults are the exact search's."""
     sizes = pl.ps[pl.pstart] if len(pl.pstart) else np.zeros(0, np.int64)
     cap = sides * sizes
     cap[:1] = 4 * sizes[:1]                   # the largest square stands alone
-    return counting, sizes <= greedy_upto, cap, bounded, lookahead if bounded else 0, pooled if bounded else 0
+    return counting, sizes <= greedy_upto, cap, bounded, pooled if bounded else 0
 
 
-def _kernel_rules(rules: tuple) -> tuple[tuple, int | None, int | None]:
-    """The rules tuple (_rules) as _dfs takes it: (counting, greedy, cap, bounded), then the
-    lookahead's and the pooled test's sizes, None for a rule that is off (its code is pruned)."""
-    return rules[:4], rules[4] or None, rules[5] or None
+def _kernel_rules(rules: tuple) -> tuple[tuple, int | None]:
+    """The rules tuple (_rules) as _dfs takes it: (counting, greedy, cap, bounded), then the pooled
+    test's sizes, None when it is off (its code is pruned)."""
+    return rules[:4], rules[4] or None
 
 
 def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, prefixes: int, settings: Settings,
@@ -388,7 +380,7 @@ def _search(pl: Placements, threshold: int, rules: tuple, deadline: Deadline, pr
     order = np.random.default_rng(0).permutation(len(cut))   # big and small subtrees mixed
     work = [(source or pl, cut[order[i:i + chunk]], threshold, rules, shared) for i in range(0, len(cut), chunk)]
     identity = {"board": list(source) if source else [depths], "threshold": threshold, "counting": bool(rules[0]),
-                "prefixes": prefixes, "lookahead": int(rules[4]), "pooled": int(rules[5])}
+                "prefixes": prefixes, "pooled": int(rules[4])}
     split = Split("squares", identity, work, run_task, shares_best=True,
                   codec=codec(depths, threshold if rules[0] else None), alone=alone)
     return tasks.run(split, settings, Outcome(positions=split_nodes), on_better)

@@ -38,8 +38,6 @@ class SquaresParams(Params):
     bound: int = option(0, "native exact search: search for boards of fewer than B matches instead of starting "
                            "from the heuristics' bound (0: the heuristics); B is part of the journal's key",
                         applies=EXACT)
-    lookahead: int = option(0, "native exact search: sizes after the next one looked ahead on before a board "
-                               "is expanded (0: off; it cuts positions, not time: docs/squares.md)", applies=EXACT)
     pooled: int = option(3, "native exact search: sizes whose placements are pooled to cut a board's children "
                             "before they are laid (0: off; its figures: docs/squares.md)",
                          applies=EXACT)
@@ -49,8 +47,6 @@ class SquaresParams(Params):
             raise BadInput(f"squares: --margin must be >= 0, got {self.margin}")
         if self.bound < 0:
             raise BadInput(f"squares: --bound must be >= 0, got {self.bound}")
-        if not 0 <= self.lookahead <= 8:
-            raise BadInput(f"squares: --lookahead must be 0..8, got {self.lookahead}")
         if not 0 <= self.pooled <= 8:
             raise BadInput(f"squares: --pooled must be 0..8, got {self.pooled}")
 
@@ -174,12 +170,9 @@ class SquaresPuzzle(Puzzle[SquaresParams]):
                   for n in (20, 22, 24, 26, 28, 30)]     # heuristics + exact search, docs/squares.md
         cases += [BenchCase(self.name, n, "search", 3600.0, label="scale-out: exact search, whole run")
                   for n in (26, *range(28, 36))]
-        cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 0},
-                            label=f"native exact search, lookahead {k}")
-                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]     # the rules off and on
-        cases += [BenchCase(self.name, n, "search", 7200.0, params={"lookahead": k, "pooled": 3},
-                            label="native exact search, pooled 3" + (f", lookahead {k}" if k else ""))
-                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 2)]
+        cases += [BenchCase(self.name, n, "search", 7200.0, params={"pooled": k},
+                            label=f"native exact search, pooled {k}")
+                  for n in (24, 26, 28, 29, 30, 31, 34, 35) for k in (0, 3)]     # the pooled test off and on
         cases += [BenchCase(self.name, n, "search", 600.0, params={"pooled": k},
                             label=f"native exact search, positions/s, pooled {k}")
                   for n in (26, 28) for k in (0, 3)]     # bench warns when a position gets 10% slower

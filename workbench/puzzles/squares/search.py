@@ -72,13 +72,12 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
 
     settings = Settings.of(options)
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
-        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)),
-        params.lookahead, params.pooled)
+        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)), params.pooled)
     if out.best is not None and out.witness:
         found = out.witness
     best = out.best if out.best is not None else ub
     sol = solution_json(n, margin, found)
-    searched = f"{out.positions:,} positions searched (lookahead {params.lookahead}, pooled {params.pooled})"
+    searched = f"{out.positions:,} positions searched (pooled {params.pooled})"
     if not found:                             # --bound B, and nothing cheaper than B found
         if out.complete:
             return Outcome(positions=out.positions,           # infeasible: the proof that a(n) >= ub
