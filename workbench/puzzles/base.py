@@ -314,6 +314,7 @@ class BenchCase:
     label: str = ""
     certify: float | None = None   # also certify the answer as a lower bound (seconds allowed)
     store: bool = False            # also store the run's row in results/<variant>.csv (a second computation)
+    race: bool = True              # False: a comparison of two methods, not a race that picks the default solver
 
 
 @dataclass

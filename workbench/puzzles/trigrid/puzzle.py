@@ -143,9 +143,9 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                 for n in both for f in ("plain", "subgrid")] + \
                [BenchCase(self.name, n, solver, 1800.0, formulation="subgrid", store=True, label=SUBGRID)
                 for n in subgrid_only] + \
-               [BenchCase(self.name, n, s, 1800.0, formulation=f, label=CUBES)
+               [BenchCase(self.name, n, s, 1800.0, formulation=f, label=CUBES, race=False)
                 for n in CUBE_CASES[self.name] for s, f in (("search", "cubes"), ("sat:cd195", None))] + \
-               [BenchCase(self.name, n, "search", 36000.0, formulation="cubes", label=CUBES_FRONTIER)
+               [BenchCase(self.name, n, "search", 36000.0, formulation="cubes", label=CUBES_FRONTIER, race=False)
                 for n in {"enigma144": (15,), "enigma82": (11, 12)}[self.name]]
 
 
