@@ -3,6 +3,7 @@
 #               the main job (recomputes a table per puzzle into a fresh runs/<time>/ and compares it
 #               with the published values; exit 0 also when a run did not finish in time)
 #   make test   installs what is needed, then runs ruff, mypy, `workbench compile` and the test suite
+#               (the long checks marked `heavy` run in `make bench`)
 VENV   := .venv
 PY     := $(VENV)/bin/python
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -28,9 +29,10 @@ test: setup
 	$(VENV)/bin/ruff check workbench tests docs scripts
 	$(VENV)/bin/mypy workbench
 	$(PY) -m workbench compile
-	$(PY) -m pytest -q -n 2 --dist loadfile --durations=10
+	$(PY) -m pytest -q -n 2 --dist loadfile --durations=10 -m "not heavy"
 
 bench: setup
+	$(PY) -m pytest -q -n 2 --dist loadfile -m heavy
 	$(PY) -m workbench bench
 
 plot: setup

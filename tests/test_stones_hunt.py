@@ -264,6 +264,7 @@ def test_an_exhaustive_ending_leaves_the_other_threads_free():
     assert longest < 0.3 * (last - began)                                   # never blocked for long
 
 
+@pytest.mark.heavy
 def test_lookahead_beam_finishes_the_seed_board_from_its_first_six_numbers():
     """The lookahead beam (each child scored by the exact best value with one more one) turns the
     first 6 numbers of the seed's a(5) = 49 board back into 49 at width 50, scoring on 2 threads;
@@ -324,6 +325,7 @@ def test_a_hunt_sweeps_its_count_once_on_its_share_of_the_time():
     assert not any(isinstance(job, Sweep) or getattr(job, "swept", False) for job in rest)   # every count swept
 
 
+@pytest.mark.heavy
 def test_a_class_sweep_ranks_legal_boards_best_v2_first():
     """sweep_order on a narrow beam, its best 30 boards by v1 ranked by v2: each holds 3 ones for 6,
     its third spent on the number before its last, replays legally, and they come best v2 first
@@ -338,6 +340,7 @@ def test_a_class_sweep_ranks_legal_boards_best_v2_first():
     assert v2 == sorted(v2, reverse=True)
 
 
+@pytest.mark.heavy
 def test_the_60_boards_prefix_is_in_its_fresh_class_and_finishes_to_60():
     """The sweep's two halves on the proven a(6) = 60 board: its prefix at 13 (3 ones, the third
     spent on 12) is among the boards a width-1e5 counting beam gives fresh_class, and it alone of

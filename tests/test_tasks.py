@@ -354,6 +354,7 @@ def test_stones_tasks_capped_at_any_size_add_up_to_the_uncapped_search(tmp_path)
         assert capped.tasks > 2 * whole.tasks
 
 
+@pytest.mark.heavy
 def test_stones_a4_with_capped_tasks_stopped_by_its_time_limit_resumes_exactly(tmp_path):
     """a(4) with tasks capped at 1e5 positions, stopped by a time limit with handed-back parts in
     its journal, then run again: 38 with exactly 61,834,132 positions."""

@@ -108,7 +108,7 @@ def test_subgrid_is_gecodes_default_and_plain_everyone_elses(puzzle):
         assert (run.formulation, str(run.status), run.verified, run.value) == ("subgrid", "optimal", True, want[n - 1])
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_compare_n5_on_the_eight_backends_proves_20_on_each(tmp_path):
     """Issue 45's acceptance, the command as written (its own output file): every backend proves 20
     on the formulation made for it, gecode on `subgrid`, the rest on `plain`; about 30 s at load 3

@@ -45,10 +45,9 @@ def files(tmp_path_factory):
     return folder
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["lp", "wcnf", "mzn"])
 def test_compare_model_on_every_backend_that_takes_it_agrees_on_29(kind, files, tmp_path):
-    """N = 6 of Enigma 144: every backend that takes the file runs it, 4 s each (a MIP needs about
+    """N = 6 of Enigma 144: every backend that takes the file runs it, 2 s each (a MIP needs about
     25 s to prove 29 on 2 quiet cores; docs/backends.md has the long runs). Every answer is checked
     against the file, none contradicts 29 (no solution below it, no bound above it), 29 is found,
     and the WCNF's MaxSAT proof says 29. The `subgrid` export is proven by all but Gecode (below)."""
@@ -59,7 +58,7 @@ def test_compare_model_on_every_backend_that_takes_it_agrees_on_29(kind, files, 
     assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= set(expected)
     assert ("maxsat" in expected) == (kind == "wcnf")
     out = tmp_path / "c.csv"
-    p = wb("compare", "--model", model, *extra, "--time-limit", "4", "-o", str(out))
+    p = wb("compare", "--model", model, *extra, "--time-limit", "2", "-o", str(out))
     assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
     rows = list(csv.DictReader(open(out)))
     assert [r["solver"] for r in rows] == expected
@@ -74,7 +73,7 @@ def test_compare_model_on_every_backend_that_takes_it_agrees_on_29(kind, files, 
     assert p.stdout.count("no puzzle checker ran") == len(rows)
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_every_backend_with_a_relaxation_proves_29_from_the_subgrid_export(files, tmp_path):
     """N = 6 exported with the sub-grid rows (`--formulation subgrid`): from the file alone, every
     backend with a relaxation proves 29: the LP on the MIP solvers and CP-SAT, the WCNF on RC2. One
