@@ -26,6 +26,9 @@ lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches s
 the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
 tasks of 26 cubes (16x at N = 9), and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
 of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
+Lookahead (march-style), activity (the matches most frequent in a short run's lemmas) and dynamic
+splits do no better (scripts/trigrid_cube_splits.py, section 11): in two tasks or more none comes
+within 2x of the whole call at N = 9, and each task stays about as hard as the whole call.
 """
 from __future__ import annotations
 
