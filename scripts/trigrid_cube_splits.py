@@ -1,7 +1,8 @@
 """Cube splits of enigma82's last `sat` call, in CaDiCaL conflicts against the whole call on the same
 CNF (docs/notes/trigrid.md, section 11; issue 62). Each split is a word; one JSON line per split:
 
-    python scripts/trigrid_cube_splits.py 8 whole shuffle:1 tiles:26 lookahead:3:1 activity:3:10000:1 dynamic:40000
+    python scripts/trigrid_cube_splits.py 8 whole shuffle:1 tiles:26 lookahead:3:1 activity:3:10000:1 \\
+        seeded:1:32000:1 dynamic:40000
 
 - whole: the refutation of "at most a(N) - 1 matches" in one CaDiCaL; shuffle:SEED the same with its
   clauses shuffled (the spread of the whole call's count);
@@ -10,6 +11,9 @@ CNF (docs/notes/trigrid.md, section 11; issue 62). Each split is a word; one JSO
   sides propagates, failed literals fixed, the best branched on, to DEPTH;
 - activity:K:BUDGET:PER: the K matches most frequent in the lemmas of BUDGET conflicts of the whole
   call, every sign of them (2^K cubes);
+- seeded:K:PROBE:PER: activity's cubes after a probe of PROBE conflicts, each task's solver seeded
+  with the probe's live lemmas of at most LEMMA_MAX literals; the probe's conflicts count (it runs
+  before the tasks: the wall time is the probe's and the largest task's);
 - dynamic:BUDGET: a cube that is not refuted in BUDGET conflicts is split on the match most frequent
   in its own lemmas; its solver goes on with one half, a fresh one takes the other.
 PER is the cubes each fresh solver (a task) refutes in turn under assumptions, 0 for all in one.
@@ -33,6 +37,7 @@ from workbench.puzzles.trigrid.model import grid
 from workbench.puzzles.trigrid.subgrid import proven_minima
 
 SOLVER, SHAPES = tiles.SAT_SOLVER, ("quad",)
+LEMMA_MAX = 10          # the longest lemma of the probe that seeds the cubes
 Clauses = list[list[int]]
 Cube = tuple[int, ...]
 
@@ -92,12 +97,23 @@ def most_active(solver: Solver, matches: int, cube: Cube, k: int) -> list[int]:
     return [v for v, _ in seen.most_common(k)]
 
 
-def activity(clauses: Clauses, matches: int, k: int, budget: int) -> list[Cube]:
+def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[Cube], Clauses, int]:
+    """BUDGET conflicts of the whole call: every sign of its k most active matches, its live lemmas
+    of at most LEMMA_MAX literals (implied by the clauses, so they may seed any cube), its conflicts."""
     with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         solver.conf_budget(budget)
         solver.solve_limited()
         chosen = most_active(solver, matches, (), k)
-    return [tuple(s * v for s, v in zip(signs, chosen)) for signs in itertools.product((1, -1), repeat=k)]
+        live: dict[frozenset[int], list[int]] = {}
+        for line in solver.get_proof():
+            lemma = [int(t) for t in line.split() if t not in ("d", "0")]
+            if line.startswith("d"):
+                live.pop(frozenset(lemma), None)
+            elif len(lemma) <= LEMMA_MAX:
+                live[frozenset(lemma)] = lemma
+        spent = int(solver.accum_stats()["conflicts"])
+    signs = itertools.product((1, -1), repeat=k)
+    return [tuple(s * v for s, v in zip(sign, chosen)) for sign in signs], [c for c in live.values() if c], spent
 
 
 def dynamic(clauses: Clauses, matches: int, budget: int) -> tuple[int, list[int]]:
@@ -123,7 +139,7 @@ def measure(n: int, split: str) -> dict[str, object]:
     optimum = proven_minima("enigma82", lambda k, board: puzzle.check(k, board), n + 1)[n]
     clauses, matches = [list(c) for c in tiles.formula(SHAPES, n, optimum)], len(grid(n).matches)
     kind, *args = split.split(":")
-    number = [int(a) for a in args]
+    number, probed = [int(a) for a in args], 0
     began = time.time()
     if kind in ("whole", "shuffle"):
         if number:
@@ -131,13 +147,15 @@ def measure(n: int, split: str) -> dict[str, object]:
         count, each = 1, [whole(clauses)]
     elif kind == "dynamic":
         count, each = dynamic(clauses, matches, number[0])
+    elif kind in ("activity", "seeded"):
+        cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
+        count, each = len(cubes), conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
+        probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
     else:
-        cubes = {"tiles": lambda: tiles.refine(SHAPES, n, 0),
-                 "lookahead": lambda: lookahead(clauses, matches, number[0]),
-                 "activity": lambda: activity(clauses, matches, number[0], number[1])}[kind]()
+        cubes = tiles.refine(SHAPES, n, 0) if kind == "tiles" else lookahead(clauses, matches, number[0])
         count, each = len(cubes), conquer(clauses, cubes, number[-1])
     return {"n": n, "refute": f"at most {optimum - 1}", "split": split, "cubes": count, "tasks": len(each),
-            "conflicts": sum(each), "largest task": max(each), "seconds": round(time.time() - began, 1)}
+            "conflicts": probed + sum(each), "probe": probed, "largest task": max(each), "seconds": round(time.time() - began, 1)}
 
 
 if __name__ == "__main__":
