@@ -33,6 +33,7 @@ within 2x of the whole call at N = 9, and each task stays about as hard as the w
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import time
 from dataclasses import replace
@@ -55,10 +56,13 @@ SPLIT_AFTER = 2_000_000     # conflicts after which a task hands back what it ha
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
+PROBE = 100_000             # conflicts of the whole call whose short lemmas seed every cube (0: the tiles alone)
+ACTIVE = 1                  # the probe's most active matches split on: 2 ** ACTIVE cubes, a task each
+LEMMA_MAX = 10              # the longest of the probe's lemmas a cube's solver is given
 
 Cube = tuple[int, ...]      # the fixed literals
-# (shapes, n, conflicts before a hand-back, regions fixed, its cubes): a task of the split
-Task = tuple[tuple[str, ...], int, int, int, tuple[Cube, ...]]
+# (shapes, n, conflicts before a hand-back, the probe's conflicts, regions fixed, its cubes): a task of the split
+Task = tuple[tuple[str, ...], int, int, int, int, tuple[Cube, ...]]
 Board = list[list[list[int]]]
 
 
@@ -115,8 +119,41 @@ def refine(shapes: tuple[str, ...], n: int, level: int, cube: Cube = ()) -> list
     return sorted(cube + more for more in found)
 
 
-def batches(shapes: tuple[str, ...], n: int, split_after: int, level: int, cubes: list[Cube]) -> list[Task]:
-    return [(shapes, n, split_after, level, tuple(cubes[i:i + BATCH])) for i in range(0, len(cubes), BATCH)]
+def batches(shapes: tuple[str, ...], n: int, split_after: int, probe: int, level: int, cubes: list[Cube],
+            size: int = BATCH) -> list[Task]:
+    return [(shapes, n, split_after, probe, level, tuple(cubes[i:i + size])) for i in range(0, len(cubes), size)]
+
+
+@lru_cache(maxsize=4)
+def probed(shapes: tuple[str, ...], n: int, below: int,
+           probe: int) -> tuple[bool, tuple[int, ...], tuple[Cube, ...], int]:
+    """`probe` conflicts of the whole call ("fewer than `below` matches"), with its proof: whether it
+    refuted it, its ACTIVE matches most frequent in the lemmas, its live lemmas of at most LEMMA_MAX
+    literals (implied by the formula, so any cube may use them), its conflicts. The same on every
+    machine (a conflict budget), so each process computes it once and no journal carries it."""
+    from collections import Counter
+
+    from pysat.solvers import Solver
+
+    matches, seen, live = len(grid(n).matches), Counter[int](), dict[frozenset[int], Cube]()
+    with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below), with_proof=True) as solver:
+        answer, spent = limited(solver, math.inf, probe)
+        for line in solver.get_proof():
+            lemma = tuple(int(t) for t in line.split() if t not in ("d", "0"))
+            if line.startswith("d"):
+                live.pop(frozenset(lemma), None)
+                continue
+            seen.update(v for v in map(abs, lemma) if v <= matches)
+            if 0 < len(lemma) <= LEMMA_MAX:
+                live[frozenset(lemma)] = lemma
+    active = tuple(v for v, _ in seen.most_common(ACTIVE))
+    return answer is False, active, tuple(live.values()), spent
+
+
+def signs(variables: tuple[int, ...]) -> list[Cube]:
+    """Every assignment of the variables: cubes whose disjunction is a tautology."""
+    return [tuple(v if bit else -v for v, bit in zip(variables, bits))
+            for bits in itertools.product((True, False), repeat=len(variables))]
 
 
 def covers(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> bool:
@@ -143,12 +180,15 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
     or a lone cube split by the next region. positions: the conflicts spent (the same everywhere)."""
     from pysat.solvers import Solver
 
-    shapes, n, split_after, level, cubes = task
+    shapes, n, split_after, probe, level, cubes = task
     found: tuple[int, Board] | None = None
     spent, below, i = 0, best, 0
     budget = None if not split_after or level >= len(regions(n)) else split_after
     while i < len(cubes):
-        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below)) as solver:
+        refuted, _, lemmas, _ = probed(shapes, n, below, probe) if probe else (False, (), (), 0)
+        if refuted:
+            break
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below) + lemmas) as solver:
             while i < len(cubes):
                 answer, used = limited(solver, stop_at, None if budget is None else budget - spent, cubes[i])
                 if answer is not False:
@@ -159,8 +199,8 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
                 if time.time() >= stop_at:
                     return Outcome(complete=False, positions=spent)
                 rest = list(cubes[i:])
-                parts = batches(shapes, n, split_after, level + 1, refine(shapes, n, level, rest[0])) \
-                    if len(rest) == 1 else [(shapes, n, split_after, level, tuple(half))
+                parts = batches(shapes, n, split_after, probe, level + 1, refine(shapes, n, level, rest[0])) \
+                    if len(rest) == 1 else [(shapes, n, split_after, probe, level, tuple(half))
                                             for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
                 return _outcome(found, best, spent, tuple(parts))
             if answer:
@@ -190,19 +230,20 @@ def limited(solver: Any, stop_at: float, budget: int | None, cube: Cube = ()) ->
 def _task_in(raw: Any) -> Task:
     """A handed-back task from a journal, its every field checked (a journal is untrusted)."""
     raw = plain_in(raw)
-    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
-        raise ValueError("a task is [shapes, n, split after, level, cubes]")
-    shapes, n, split_after, level, cubes = raw
+    if not (isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[0], tuple) and isinstance(raw[5], tuple)):
+        raise ValueError("a task is [shapes, n, split after, probe, level, cubes]")
+    shapes, n, split_after, probe, level, cubes = raw
     if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
         raise ValueError(f"a task's shapes are {shapes!r}")
     integer(n, "a task's n", 1, N_MAX + 1)
     integer(split_after, "a task's conflict budget")
-    integer(level, "a task's level", 1, len(regions(n)) + 1)
+    integer(probe, "a task's probe")
+    integer(level, "a task's level", 0, len(regions(n)) + 1)
     matches = len(grid(n).matches)
     if not cubes or not all(isinstance(cube, tuple) and all(type(lit) is int and 0 < abs(lit) <= matches
                                                             for lit in cube) for cube in cubes):
         raise ValueError("a task's cubes hold a literal that is no match")
-    return shapes, n, split_after, level, cubes
+    return shapes, n, split_after, probe, level, cubes
 
 
 def _board_in(raw: Any) -> Board:
@@ -242,26 +283,36 @@ def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -
 
 
 def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress,
-           split_after: int = SPLIT_AFTER) -> Outcome[Board]:
-    """The descent to a good board, then its refutation as cubes on the task layer; complete when
-    every cube is refuted (or gave the board it found its own refutation below)."""
+           split_after: int = SPLIT_AFTER, probe: int = PROBE) -> Outcome[Board]:
+    """The descent to a good board, then its refutation: the probe, then the cubes on the task
+    layer; complete when the probe or every cube refuted it (or a cube gave a board it refuted
+    below). probe 0: the tiles' cubes alone, BATCH a task."""
     from ...certify import packing_bound
 
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     cost, board, spent = descend(shapes, n, stop_at, report)
     if cost <= packing_bound(hitting_set(shapes, n)):
         return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
-    cubes = refine(shapes, n, 0)
+    if probe:
+        refuted, active, lemmas, used = probed(shapes, n, cost, probe)
+        spent += used
+        if refuted:
+            return Outcome(cost, board, positions=spent, message=f"the probe refuted it ({used:,} conflicts): no cubes")
+        cubes, level, size = signs(active), 0, 1
+        how = f"{len(cubes)} cubes on the probe's {ACTIVE} most active matches, {len(lemmas):,} of its lemmas each"
+    else:
+        cubes, level, size = refine(shapes, n, 0), 1, BATCH
+        how = f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}"
     split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
-                                    "batch": BATCH, "split after": split_after, "solver": SAT_SOLVER},
-                  batches(shapes, n, split_after, 1, cubes), run_task, shares_best=True, codec=codec(n, shapes))
+                                    "batch": size, "split after": split_after, "solver": SAT_SOLVER, "probe": probe,
+                                    "active": ACTIVE if probe else 0, "lemma max": LEMMA_MAX if probe else 0},
+                  batches(shapes, n, split_after, probe, level, cubes, size), run_task, shares_best=True,
+                  codec=codec(n, shapes))
     left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
     out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
                     lambda part: report(replace(part, complete=False)))
-    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}, "
-                                f"{out.tasks} tasks in all (split after {split_after:,} conflicts), "
-                                f"{out.positions:,} conflicts"
-                                + ("" if out.complete else " (time limit: incomplete)"))
+    return replace(out, message=f"{how}, {out.tasks} tasks in all (split after {split_after:,} conflicts), "
+                                f"{out.positions:,} conflicts" + ("" if out.complete else " (time limit: incomplete)"))
 
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,
