@@ -3,32 +3,33 @@ split into cubes, each an ordinary SAT call, run as tasks on the task layer (sea
 journaled, resumable after a kill or on a copy of the journal elsewhere, spread over threads or a
 Dask cluster.
 
-The split is structural. The grid is tiled with up-pointing sub-triangles of side REGION_SIDE (the
-regions, the tile nearest the centre first); a cube fixes every match of one or more regions, and the
-first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
-other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
-the assignments of region 0's matches that can be part of a board, so their disjunction covers the
-space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation,
-`certify` with checked LRAT proofs). A task refutes BATCH cubes one after the other in one CaDiCaL
-under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it has not refuted, halved,
-or a lone cube split by every such assignment of the next region (a partition of the cube again).
-The budget is in conflicts, not seconds, and each task starts a fresh solver, so the tasks and
-their counters are the same on every machine, in every order and after every resume. The tasks
-share the best cost found (Split.shares_best): a cube refutes "a board cheaper than the best so
-far inside me"; one that finds such a board descends inside itself, as `sat` does.
+The default split starts with a probe: PROBE conflicts of the whole call, with its proof. If it
+refutes the call there are no cubes; if not, the cubes are both signs of its ACTIVE match most
+frequent in the lemmas (a tautology: they cover the space), a task each, and every task's solver
+starts with the probe's live lemmas of at most LEMMA_MAX literals (implied by the formula, so they
+hold in every cube; each process computes the probe once, as it is the same everywhere, and no
+journal carries it). With probe 0 the split is the tiles': the grid is tiled with up-pointing
+sub-triangles of side REGION_SIDE (the regions, the tile nearest the centre first), and the cubes
+are every assignment of region 0 that spoils the shapes lying wholly inside it (any other
+assignment leaves such a shape whole), BATCH a task. Either way a task refutes its cubes one after
+the other in one CaDiCaL under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it
+has not refuted, halved, or a lone cube split by every such assignment of the next region (a
+partition of the cube again). `covers` checks that cubes cover the space by a SAT call on their
+negation, `certify` with checked LRAT proofs. The budgets are in conflicts, not seconds, and each
+task starts a fresh solver, so the tasks and their counters are the same on every machine, in every
+order and after every resume. The tasks share the best cost found (Split.shares_best): a cube
+refutes "a board cheaper than the best so far inside me"; one that finds such a board descends
+inside itself, as `sat` does (with a probe of its own at that bound).
 
-Why this split, measured (docs/notes/trigrid.md, section 11): fixing matches barely eases a
-counting refutation. enigma82 N = 9, refuting 43: the whole call takes 384k conflicts, a cube over
-the corner tile about 150k on a fresh solver, over the central tile 43k (so the central tiles come
-first), and splitting a cube again multiplies the work by about 100. A partition of the cost ("exactly
-j of the corner triangle's 45 matches removed") is no better, nor are the sub-grid rows or the
-lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches serve the next, so
-the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
-tasks of 26 cubes (16x at N = 9), and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
-of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
-Lookahead (march-style), activity (the matches most frequent in a short run's lemmas) and dynamic
-splits do no better (scripts/trigrid_cube_splits.py, section 11): in two tasks or more none comes
-within 2x of the whole call at N = 9, and each task stays about as hard as the whole call.
+Why this split, measured in conflicts against the whole call on the same CNF (docs/notes/trigrid.md,
+section 11; scripts/trigrid_cube_splits.py): fixing matches barely eases a counting refutation, so
+every split into independent solvers costs more than the whole call: enigma82 N = 9, the tiles' 415
+cubes in 16 tasks 16x, lookahead (march-style) or activity cubes in 2 tasks 2.6x and 2.15x, and
+each task stays about as hard as the whole call. What pays is sharing lemmas: seeded with the
+probe's, the 2 cubes cost 1.37x, 1.38x, 1.07x and 1.01x the whole call at N = 7, 8, 9, 10 (a probe
+of a quarter of it), 0.82x at N = 10 with the 100k probe, in about two thirds of its wall time.
+More cubes cost more (8 cubes 1.75x at N = 9), so ACTIVE = 1: two tasks, one per core of the
+acceptance's machine.
 """
 from __future__ import annotations
 
