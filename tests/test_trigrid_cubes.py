@@ -87,12 +87,14 @@ def test_the_cubes_and_their_refinements_cover_the_space():
     assert not cubes.covers(shapes, 6, 2, deeper[:-1])
 
 
-@pytest.mark.parametrize("raw", [[["quad"], 6, 100, 0, -1, [[1]]], [["quad"], 6, 100, 0, 1, [[999]]],
-                                 [["quad"], 6, 100, 0, 1, []], [["hexagon"], 6, 100, 0, 1, [[1]]],
-                                 [["quad"], 6, True, 0, 1, [[1]]], [["quad"], 6, 100, -5, 1, [[1]]],
-                                 [["quad"], 6, 100, 1, [[1]]], ["quad", 6]])
+@pytest.mark.parametrize("raw", [[["quad"], 6, 100, 0, -1, [[1]], None], [["quad"], 6, 100, 0, 1, [[999]], None],
+                                 [["quad"], 6, 100, 0, 1, [], None], [["hexagon"], 6, 100, 0, 1, [[1]], None],
+                                 [["quad"], 6, True, 0, 1, [[1]], None], [["quad"], 6, 100, -5, 1, [[1]], None],
+                                 [["quad"], 6, 100, 0, 1, [[1]], [19, [[1, 2]]]], [["quad"], 6, 100, 1, [[1]]],
+                                 ["quad", 6]])
 def test_a_journal_task_out_of_range_is_refused(raw):
-    assert cubes._task_in([["quad"], 6, 100, 50, 0, [[1, -2]]]) == (("quad",), 6, 100, 50, 0, ((1, -2),))
+    """A handed-back part never carries lemmas (a journal is untrusted, and they would be unchecked)."""
+    assert cubes._task_in([["quad"], 6, 100, 50, 0, [[1, -2]], None]) == (("quad",), 6, 100, 50, 0, ((1, -2),), None)
     with pytest.raises(ValueError):
         cubes._task_in(raw)
 

@@ -7,9 +7,10 @@ The default split starts with a probe: PROBE conflicts of the whole call, with i
 refutes the call there are no cubes; if not, the cubes are both signs of its ACTIVE match most
 frequent in the lemmas (a tautology: they cover the space), a task each, and every task's solver
 starts with the probe's live lemmas of at most LEMMA_MAX literals (implied by the formula, so they
-hold in every cube; each process computes the probe once, as it is the same everywhere, and no
-journal carries it). With probe 0 the split is the tiles': the grid is tiled with up-pointing
-sub-triangles of side REGION_SIDE (the regions, the tile nearest the centre first), and the cubes
+hold in every cube; the first tasks carry them, and a process that runs a handed-back part
+computes the probe again, once, as it is the same everywhere: no journal carries them). With
+probe 0 the split is the tiles': the grid is tiled with up-pointing sub-triangles of side
+REGION_SIDE (the regions, the tile nearest the centre first), and the cubes
 are every assignment of region 0 that spoils the shapes lying wholly inside it (any other
 assignment leaves such a shape whole), BATCH a task. Either way a task refutes its cubes one after
 the other in one CaDiCaL under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it
@@ -62,8 +63,10 @@ ACTIVE = 1                  # the probe's most active matches split on: 2 ** ACT
 LEMMA_MAX = 10              # the longest of the probe's lemmas a cube's solver is given
 
 Cube = tuple[int, ...]      # the fixed literals
-# (shapes, n, conflicts before a hand-back, the probe's conflicts, regions fixed, its cubes): a task of the split
-Task = tuple[tuple[str, ...], int, int, int, int, tuple[Cube, ...]]
+Seeds = tuple[int, tuple[Cube, ...]]    # the probe's lemmas and the bound they were learnt under
+# (shapes, n, conflicts before a hand-back, the probe's conflicts, regions fixed, its cubes, the probe's lemmas
+# when the task carries them, None in a handed-back part: its process computes them): a task of the split
+Task = tuple[tuple[str, ...], int, int, int, int, tuple[Cube, ...], Seeds | None]
 Board = list[list[list[int]]]
 
 
@@ -121,8 +124,9 @@ def refine(shapes: tuple[str, ...], n: int, level: int, cube: Cube = ()) -> list
 
 
 def batches(shapes: tuple[str, ...], n: int, split_after: int, probe: int, level: int, cubes: list[Cube],
-            size: int = BATCH) -> list[Task]:
-    return [(shapes, n, split_after, probe, level, tuple(cubes[i:i + size])) for i in range(0, len(cubes), size)]
+            size: int = BATCH, seeds: Seeds | None = None) -> list[Task]:
+    return [(shapes, n, split_after, probe, level, tuple(cubes[i:i + size]), seeds)
+            for i in range(0, len(cubes), size)]
 
 
 @lru_cache(maxsize=4)
@@ -181,12 +185,12 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
     or a lone cube split by the next region. positions: the conflicts spent (the same everywhere)."""
     from pysat.solvers import Solver
 
-    shapes, n, split_after, probe, level, cubes = task
+    shapes, n, split_after, probe, level, cubes, seeds = task
     found: tuple[int, Board] | None = None
     spent, below, i = 0, best, 0
     budget = None if not split_after or level >= len(regions(n)) else split_after
     while i < len(cubes):
-        refuted, _, lemmas, _ = probed(shapes, n, below, probe) if probe else (False, (), (), 0)
+        refuted, lemmas = _seeds(task, below)
         if refuted:
             break
         with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below) + lemmas) as solver:
@@ -201,13 +205,23 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
                     return Outcome(complete=False, positions=spent)
                 rest = list(cubes[i:])
                 parts = batches(shapes, n, split_after, probe, level + 1, refine(shapes, n, level, rest[0])) \
-                    if len(rest) == 1 else [(shapes, n, split_after, probe, level, tuple(half))
+                    if len(rest) == 1 else [(shapes, n, split_after, probe, level, tuple(half), None)
                                             for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
                 return _outcome(found, best, spent, tuple(parts))
             if answer:
                 chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
                 below, found = len(chosen), (len(chosen), removed_board(n, chosen))
     return _outcome(found, best, spent, ())
+
+
+def _seeds(task: Task, below: int) -> tuple[bool, tuple[Cube, ...]]:
+    """Whether the probe at `below` refuted the whole call, and its lemmas: those the task carries
+    when they were learnt under `below`, else this process's probe."""
+    shapes, n, _, probe, _, _, seeds = task
+    if seeds and seeds[0] == below:
+        return False, seeds[1]
+    refuted, _, lemmas, _ = probed(shapes, n, below, probe) if probe else (False, (), (), 0)
+    return refuted, lemmas
 
 
 def _outcome(found: tuple[int, Board] | None, best: int, spent: int, parts: tuple[Task, ...]) -> Outcome[Board]:
@@ -231,9 +245,10 @@ def limited(solver: Any, stop_at: float, budget: int | None, cube: Cube = ()) ->
 def _task_in(raw: Any) -> Task:
     """A handed-back task from a journal, its every field checked (a journal is untrusted)."""
     raw = plain_in(raw)
-    if not (isinstance(raw, tuple) and len(raw) == 6 and isinstance(raw[0], tuple) and isinstance(raw[5], tuple)):
-        raise ValueError("a task is [shapes, n, split after, probe, level, cubes]")
-    shapes, n, split_after, probe, level, cubes = raw
+    if not (isinstance(raw, tuple) and len(raw) == 7 and isinstance(raw[0], tuple) and isinstance(raw[5], tuple)
+            and raw[6] is None):
+        raise ValueError("a task is [shapes, n, split after, probe, level, cubes, null]")
+    shapes, n, split_after, probe, level, cubes, _ = raw
     if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
         raise ValueError(f"a task's shapes are {shapes!r}")
     integer(n, "a task's n", 1, N_MAX + 1)
@@ -244,7 +259,7 @@ def _task_in(raw: Any) -> Task:
     if not cubes or not all(isinstance(cube, tuple) and all(type(lit) is int and 0 < abs(lit) <= matches
                                                             for lit in cube) for cube in cubes):
         raise ValueError("a task's cubes hold a literal that is no match")
-    return shapes, n, split_after, probe, level, cubes
+    return shapes, n, split_after, probe, level, cubes, None
 
 
 def _board_in(raw: Any) -> Board:
@@ -299,15 +314,15 @@ def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress
         spent += used
         if refuted:
             return Outcome(cost, board, positions=spent, message=f"the probe refuted it ({used:,} conflicts): no cubes")
-        cubes, level, size = signs(active), 0, 1
+        cubes, level, size, seeds = signs(active), 0, 1, (cost, lemmas)
         how = f"{len(cubes)} cubes on the probe's {ACTIVE} most active matches, {len(lemmas):,} of its lemmas each"
     else:
-        cubes, level, size = refine(shapes, n, 0), 1, BATCH
+        cubes, level, size, seeds = refine(shapes, n, 0), 1, BATCH, None
         how = f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}"
     split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
                                     "batch": size, "split after": split_after, "solver": SAT_SOLVER, "probe": probe,
                                     "active": ACTIVE if probe else 0, "lemma max": LEMMA_MAX if probe else 0},
-                  batches(shapes, n, split_after, probe, level, cubes, size), run_task, shares_best=True,
+                  batches(shapes, n, split_after, probe, level, cubes, size, seeds), run_task, shares_best=True,
                   codec=codec(n, shapes))
     left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
     out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
