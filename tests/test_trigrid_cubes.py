@@ -45,8 +45,8 @@ def test_the_probes_lemmas_are_implied_and_its_cubes_cover_the_space():
     from pysat.solvers import Solver
 
     shapes = SHAPES["enigma82"]
-    refuted, active, lemmas, spent = cubes.probed(shapes, 6, 20, 300)
-    assert not refuted and len(active) == cubes.ACTIVE and 300 <= spent and len(lemmas) > 20
+    answer, active, lemmas, spent, _ = cubes.probed(shapes, 6, 20, 300)
+    assert answer is None and len(active) == cubes.ACTIVE and 300 <= spent and len(lemmas) > 20
     assert all(0 < len(lemma) <= cubes.LEMMA_MAX for lemma in lemmas)
     with Solver(name=cubes.SAT_SOLVER, bootstrap_with=cubes.formula(shapes, 6, 20)) as solver:
         assert not any(solver.solve(assumptions=[-lit for lit in lemma]) for lemma in lemmas[:200])

@@ -40,7 +40,7 @@ import math
 import time
 from dataclasses import replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...models.core import OPTIMISE, HittingSet, Options, Question, greedy_hitting_set, hitting_set_to_maxsat
 from ...search import tasks
@@ -68,6 +68,14 @@ Seeds = tuple[int, tuple[Cube, ...]]    # the probe's lemmas and the bound they 
 # when the task carries them, None in a handed-back part: its process computes them): a task of the split
 Task = tuple[tuple[str, ...], int, int, int, int, tuple[Cube, ...], Seeds | None]
 Board = list[list[list[int]]]
+
+
+class Probe(NamedTuple):
+    answer: bool | None
+    active: tuple[int, ...]
+    lemmas: tuple[Cube, ...]
+    conflicts: int
+    removed: frozenset[int]
 
 
 @lru_cache(maxsize=4)
@@ -130,19 +138,20 @@ def batches(shapes: tuple[str, ...], n: int, split_after: int, probe: int, level
 
 
 @lru_cache(maxsize=4)
-def probed(shapes: tuple[str, ...], n: int, below: int,
-           probe: int) -> tuple[bool, tuple[int, ...], tuple[Cube, ...], int]:
-    """`probe` conflicts of the whole call ("fewer than `below` matches"), with its proof: whether it
-    refuted it, its ACTIVE matches most frequent in the lemmas, its live lemmas of at most LEMMA_MAX
-    literals (implied by the formula, so any cube may use them), its conflicts. The same on every
-    machine (a conflict budget), so each process computes it once and no journal carries it."""
+def probed(shapes: tuple[str, ...], n: int, below: int, probe: int) -> Probe:
+    """`probe` conflicts of the whole call ("fewer than `below` matches"), with its proof: its
+    answer (None: not within the budget), its ACTIVE matches most frequent in the lemmas, its live
+    lemmas of at most LEMMA_MAX literals (implied by the formula, so any cube may use them), its
+    conflicts, and the removed matches of the board it found. The same on every machine (a
+    conflict budget), so a process computes it once."""
     from collections import Counter
 
     from pysat.solvers import Solver
 
     matches, seen, live = len(grid(n).matches), Counter[int](), dict[frozenset[int], Cube]()
     with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below), with_proof=True) as solver:
-        answer, spent = limited(solver, math.inf, probe)
+        solver.conf_budget(probe)            # one call: the lemmas of one uninterrupted run
+        answer, spent = solver.solve_limited(), solver.accum_stats()["conflicts"]
         for line in solver.get_proof():
             lemma = tuple(int(t) for t in line.split() if t not in ("d", "0"))
             if line.startswith("d"):
@@ -151,8 +160,8 @@ def probed(shapes: tuple[str, ...], n: int, below: int,
             seen.update(v for v in map(abs, lemma) if v <= matches)
             if 0 < len(lemma) <= LEMMA_MAX:
                 live[frozenset(lemma)] = lemma
-    active = tuple(v for v, _ in seen.most_common(ACTIVE))
-    return answer is False, active, tuple(live.values()), spent
+        removed = frozenset(lit - 1 for lit in solver.get_model() if 0 < lit <= matches) if answer else frozenset()
+    return Probe(answer, tuple(v for v, _ in seen.most_common(ACTIVE)), tuple(live.values()), spent, removed)
 
 
 def signs(variables: tuple[int, ...]) -> list[Cube]:
@@ -220,8 +229,10 @@ def _seeds(task: Task, below: int) -> tuple[bool, tuple[Cube, ...]]:
     shapes, n, _, probe, _, _, seeds = task
     if seeds and seeds[0] == below:
         return False, seeds[1]
-    refuted, _, lemmas, _ = probed(shapes, n, below, probe) if probe else (False, (), (), 0)
-    return refuted, lemmas
+    if not probe:
+        return False, ()
+    found = probed(shapes, n, below, probe)
+    return found.answer is False, found.lemmas
 
 
 def _outcome(found: tuple[int, Board] | None, best: int, spent: int, parts: tuple[Task, ...]) -> Outcome[Board]:
@@ -310,12 +321,17 @@ def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress
     if cost <= packing_bound(hitting_set(shapes, n)):
         return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
     if probe:
-        refuted, active, lemmas, used = probed(shapes, n, cost, probe)
-        spent += used
-        if refuted:
-            return Outcome(cost, board, positions=spent, message=f"the probe refuted it ({used:,} conflicts): no cubes")
-        cubes, level, size, seeds = signs(active), 0, 1, (cost, lemmas)
-        how = f"{len(cubes)} cubes on the probe's {ACTIVE} most active matches, {len(lemmas):,} of its lemmas each"
+        while (found := probed(shapes, n, cost, probe)).answer:        # the descent goes on with its budget
+            spent += found.conflicts
+            cost, board = len(found.removed), removed_board(n, set(found.removed))
+            report(Outcome(cost, board, complete=False))
+        spent += found.conflicts
+        if found.answer is False:
+            return Outcome(cost, board, positions=spent,
+                           message=f"the probe refuted it ({found.conflicts:,} conflicts): no cubes")
+        cubes, level, size, seeds = signs(found.active), 0, 1, (cost, found.lemmas)
+        how = f"{len(cubes)} cubes on the probe's {ACTIVE} most active matches, {len(found.lemmas):,} of its " \
+              "lemmas each"
     else:
         cubes, level, size, seeds = refine(shapes, n, 0), 1, BATCH, None
         how = f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}"
