@@ -28,9 +28,9 @@ every split into independent solvers costs more than the whole call: enigma82 N 
 cubes in 16 tasks 16x, lookahead (march-style) or activity cubes in 2 tasks 2.6x and 2.15x, and
 each task stays about as hard as the whole call. What pays is sharing lemmas: seeded with the
 probe's, the 2 cubes cost 1.37x, 1.38x, 1.07x and 1.01x the whole call at N = 7, 8, 9, 10 (a probe
-of a quarter of it), 0.82x at N = 10 with the 100k probe, in about two thirds of its wall time.
-More cubes cost more (8 cubes 1.75x at N = 9), so ACTIVE = 1: two tasks, one per core of the
-acceptance's machine.
+of a quarter of it), 0.82x at N = 10 with the 100k probe, the probe and the larger task about
+half to two thirds of it. More cubes cost more (8 cubes 1.75x at N = 9), so ACTIVE = 1: two tasks,
+one per core of the acceptance's machine.
 """
 from __future__ import annotations
 
