@@ -3,38 +3,44 @@ split into cubes, each an ordinary SAT call, run as tasks on the task layer (sea
 journaled, resumable after a kill or on a copy of the journal elsewhere, spread over threads or a
 Dask cluster.
 
-The split is structural. The grid is tiled with up-pointing sub-triangles of side REGION_SIDE (the
-regions, the tile nearest the centre first); a cube fixes every match of one or more regions, and the
-first cubes are every assignment of region 0 that spoils the shapes lying wholly inside it (any
-other assignment leaves such a shape whole, so it is refuted without a call). These cubes partition
-the assignments of region 0's matches that can be part of a board, so their disjunction covers the
-space, whatever other clauses go with them (`covers` checks it by a SAT call on the negation,
-`certify` with checked LRAT proofs). A task refutes BATCH cubes one after the other in one CaDiCaL
-under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it has not refuted, halved,
-or a lone cube split by every such assignment of the next region (a partition of the cube again).
-The budget is in conflicts, not seconds, and each task starts a fresh solver, so the tasks and
-their counters are the same on every machine, in every order and after every resume. The tasks
-share the best cost found (Split.shares_best): a cube refutes "a board cheaper than the best so
-far inside me"; one that finds such a board descends inside itself, as `sat` does.
+The default split starts with a probe: PROBE conflicts of the whole call, with its proof. If it
+refutes the call there are no cubes; if not, the cubes are both signs of its ACTIVE match most
+frequent in the lemmas (a tautology: they cover the space), a task each, and every task's solver
+starts with the probe's live lemmas of at most LEMMA_MAX literals (implied by the formula, so they
+hold in every cube; the first tasks carry them, and a process that runs a handed-back part
+computes the probe again, once, as it is the same everywhere: no journal carries them). With
+probe 0 the split is the tiles': the grid is tiled with up-pointing sub-triangles of side
+REGION_SIDE (the regions, the tile nearest the centre first), and the cubes
+are every assignment of region 0 that spoils the shapes lying wholly inside it (any other
+assignment leaves such a shape whole), BATCH a task. Either way a task refutes its cubes one after
+the other in one CaDiCaL under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it
+has not refuted, halved, or a lone cube split by every such assignment of the next region (a
+partition of the cube again). `covers` checks that cubes cover the space by a SAT call on their
+negation, `certify` with checked LRAT proofs. The budgets are in conflicts, not seconds, and each
+task starts a fresh solver, so the tasks and their counters are the same on every machine, in every
+order and after every resume. The tasks share the best cost found (Split.shares_best): a cube
+refutes "a board cheaper than the best so far inside me"; one that finds such a board descends
+inside itself, as `sat` does (with a probe of its own at that bound).
 
-Why this split, measured (docs/notes/trigrid.md, section 11): fixing matches barely eases a
-counting refutation. enigma82 N = 9, refuting 43: the whole call takes 384k conflicts, a cube over
-the corner tile about 150k on a fresh solver, over the central tile 43k (so the central tiles come
-first), and splitting a cube again multiplies the work by about 100. A partition of the cost ("exactly
-j of the corner triangle's 45 matches removed") is no better, nor are the sub-grid rows or the
-lex-leader clauses. What pays is sharing a solver: the lemmas one cube teaches serve the next, so
-the 415 cubes of enigma82 N = 8 cost 2.3x the whole call's conflicts in one solver, 12x in 16
-tasks of 26 cubes (16x at N = 9), and about 100x on a fresh solver each. BATCH = 26 gives 16 tasks, one for each
-of 16 workers; the cubes cost more core time than the whole call, and pay only in wall time.
+Why this split, measured in conflicts against the whole call on the same CNF (docs/notes/trigrid.md,
+section 11; scripts/trigrid_cube_splits.py): fixing matches barely eases a counting refutation, so
+every split into independent solvers costs more than the whole call: enigma82 N = 9, the tiles' 415
+cubes in 16 tasks 16x, lookahead (march-style) or activity cubes in 2 tasks 2.6x and 2.15x, and
+each task stays about as hard as the whole call. What pays is sharing lemmas: seeded with the
+probe's, the 2 cubes cost 1.37x, 1.38x, 1.07x and 1.01x the whole call at N = 7, 8, 9, 10 (a probe
+of a quarter of it), 0.82x at N = 10 with the 100k probe, the probe and the larger task about
+half to two thirds of it. More cubes cost more (8 cubes 1.75x at N = 9), so ACTIVE = 1: two tasks,
+one per core of the acceptance's machine.
 """
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import time
 from dataclasses import replace
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, NamedTuple
 
 from ...models.core import OPTIMISE, HittingSet, Options, Question, greedy_hitting_set, hitting_set_to_maxsat
 from ...search import tasks
@@ -52,11 +58,24 @@ SPLIT_AFTER = 2_000_000     # conflicts after which a task hands back what it ha
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
+PROBE = 100_000             # conflicts of the whole call whose short lemmas seed every cube (0: the tiles alone)
+ACTIVE = 1                  # the probe's most active matches split on: 2 ** ACTIVE cubes, a task each
+LEMMA_MAX = 10              # the longest of the probe's lemmas a cube's solver is given
 
 Cube = tuple[int, ...]      # the fixed literals
-# (shapes, n, conflicts before a hand-back, regions fixed, its cubes): a task of the split
-Task = tuple[tuple[str, ...], int, int, int, tuple[Cube, ...]]
+Seeds = tuple[int, tuple[Cube, ...]]    # the probe's lemmas and the bound they were learnt under
+# (shapes, n, conflicts before a hand-back, the probe's conflicts, regions fixed, its cubes, the probe's lemmas
+# when the task carries them, None in a handed-back part: its process computes them): a task of the split
+Task = tuple[tuple[str, ...], int, int, int, int, tuple[Cube, ...], Seeds | None]
 Board = list[list[list[int]]]
+
+
+class Probe(NamedTuple):
+    answer: bool | None
+    active: tuple[int, ...]
+    lemmas: tuple[Cube, ...]
+    conflicts: int
+    removed: frozenset[int]
 
 
 @lru_cache(maxsize=4)
@@ -112,8 +131,43 @@ def refine(shapes: tuple[str, ...], n: int, level: int, cube: Cube = ()) -> list
     return sorted(cube + more for more in found)
 
 
-def batches(shapes: tuple[str, ...], n: int, split_after: int, level: int, cubes: list[Cube]) -> list[Task]:
-    return [(shapes, n, split_after, level, tuple(cubes[i:i + BATCH])) for i in range(0, len(cubes), BATCH)]
+def batches(shapes: tuple[str, ...], n: int, split_after: int, probe: int, level: int, cubes: list[Cube],
+            size: int = BATCH, seeds: Seeds | None = None) -> list[Task]:
+    return [(shapes, n, split_after, probe, level, tuple(cubes[i:i + size]), seeds)
+            for i in range(0, len(cubes), size)]
+
+
+@lru_cache(maxsize=4)
+def probed(shapes: tuple[str, ...], n: int, below: int, probe: int) -> Probe:
+    """`probe` conflicts of the whole call ("fewer than `below` matches"), with its proof: its
+    answer (None: not within the budget), its ACTIVE matches most frequent in the lemmas, its live
+    lemmas of at most LEMMA_MAX literals (implied by the formula, so any cube may use them), its
+    conflicts, and the removed matches of the board it found. The same on every machine (a
+    conflict budget), so a process computes it once."""
+    from collections import Counter
+
+    from pysat.solvers import Solver
+
+    matches, seen, live = len(grid(n).matches), Counter[int](), dict[frozenset[int], Cube]()
+    with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below), with_proof=True) as solver:
+        solver.conf_budget(probe)            # one call: the lemmas of one uninterrupted run
+        answer, spent = solver.solve_limited(), solver.accum_stats()["conflicts"]
+        for line in solver.get_proof():
+            lemma = tuple(int(t) for t in line.split() if t not in ("d", "0"))
+            if line.startswith("d"):
+                live.pop(frozenset(lemma), None)
+                continue
+            seen.update(v for v in map(abs, lemma) if v <= matches)
+            if 0 < len(lemma) <= LEMMA_MAX:
+                live[frozenset(lemma)] = lemma
+        removed = frozenset(lit - 1 for lit in solver.get_model() if 0 < lit <= matches) if answer else frozenset()
+    return Probe(answer, tuple(v for v, _ in seen.most_common(ACTIVE)), tuple(live.values()), spent, removed)
+
+
+def signs(variables: tuple[int, ...]) -> list[Cube]:
+    """Every assignment of the variables: cubes whose disjunction is a tautology."""
+    return [tuple(v if bit else -v for v, bit in zip(variables, bits))
+            for bits in itertools.product((True, False), repeat=len(variables))]
 
 
 def covers(shapes: tuple[str, ...], n: int, level: int, cubes: list[Cube]) -> bool:
@@ -140,12 +194,15 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
     or a lone cube split by the next region. positions: the conflicts spent (the same everywhere)."""
     from pysat.solvers import Solver
 
-    shapes, n, split_after, level, cubes = task
+    shapes, n, split_after, probe, level, cubes, seeds = task
     found: tuple[int, Board] | None = None
     spent, below, i = 0, best, 0
     budget = None if not split_after or level >= len(regions(n)) else split_after
     while i < len(cubes):
-        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below)) as solver:
+        refuted, lemmas = _seeds(task, below)
+        if refuted:
+            break
+        with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below) + lemmas) as solver:
             while i < len(cubes):
                 answer, used = limited(solver, stop_at, None if budget is None else budget - spent, cubes[i])
                 if answer is not False:
@@ -156,14 +213,26 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
                 if time.time() >= stop_at:
                     return Outcome(complete=False, positions=spent)
                 rest = list(cubes[i:])
-                parts = batches(shapes, n, split_after, level + 1, refine(shapes, n, level, rest[0])) \
-                    if len(rest) == 1 else [(shapes, n, split_after, level, tuple(half))
+                parts = batches(shapes, n, split_after, probe, level + 1, refine(shapes, n, level, rest[0])) \
+                    if len(rest) == 1 else [(shapes, n, split_after, probe, level, tuple(half), None)
                                             for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
                 return _outcome(found, best, spent, tuple(parts))
             if answer:
                 chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
                 below, found = len(chosen), (len(chosen), removed_board(n, chosen))
     return _outcome(found, best, spent, ())
+
+
+def _seeds(task: Task, below: int) -> tuple[bool, tuple[Cube, ...]]:
+    """Whether the probe at `below` refuted the whole call, and its lemmas: those the task carries
+    when they were learnt under `below`, else this process's probe."""
+    shapes, n, _, probe, _, _, seeds = task
+    if seeds and seeds[0] == below:
+        return False, seeds[1]
+    if not probe:
+        return False, ()
+    found = probed(shapes, n, below, probe)
+    return found.answer is False, found.lemmas
 
 
 def _outcome(found: tuple[int, Board] | None, best: int, spent: int, parts: tuple[Task, ...]) -> Outcome[Board]:
@@ -187,19 +256,21 @@ def limited(solver: Any, stop_at: float, budget: int | None, cube: Cube = ()) ->
 def _task_in(raw: Any) -> Task:
     """A handed-back task from a journal, its every field checked (a journal is untrusted)."""
     raw = plain_in(raw)
-    if not (isinstance(raw, tuple) and len(raw) == 5 and isinstance(raw[0], tuple) and isinstance(raw[4], tuple)):
-        raise ValueError("a task is [shapes, n, split after, level, cubes]")
-    shapes, n, split_after, level, cubes = raw
+    if not (isinstance(raw, tuple) and len(raw) == 7 and isinstance(raw[0], tuple) and isinstance(raw[5], tuple)
+            and raw[6] is None):
+        raise ValueError("a task is [shapes, n, split after, probe, level, cubes, null]")
+    shapes, n, split_after, probe, level, cubes, _ = raw
     if not shapes or not set(shapes) <= set(SHAPES) or len(set(shapes)) != len(shapes):
         raise ValueError(f"a task's shapes are {shapes!r}")
     integer(n, "a task's n", 1, N_MAX + 1)
     integer(split_after, "a task's conflict budget")
-    integer(level, "a task's level", 1, len(regions(n)) + 1)
+    integer(probe, "a task's probe")
+    integer(level, "a task's level", 0, len(regions(n)) + 1)
     matches = len(grid(n).matches)
     if not cubes or not all(isinstance(cube, tuple) and all(type(lit) is int and 0 < abs(lit) <= matches
                                                             for lit in cube) for cube in cubes):
         raise ValueError("a task's cubes hold a literal that is no match")
-    return shapes, n, split_after, level, cubes
+    return shapes, n, split_after, probe, level, cubes, None
 
 
 def _board_in(raw: Any) -> Board:
@@ -239,26 +310,41 @@ def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -
 
 
 def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress,
-           split_after: int = SPLIT_AFTER) -> Outcome[Board]:
-    """The descent to a good board, then its refutation as cubes on the task layer; complete when
-    every cube is refuted (or gave the board it found its own refutation below)."""
+           split_after: int = SPLIT_AFTER, probe: int = PROBE) -> Outcome[Board]:
+    """The descent to a good board, then its refutation: the probe, then the cubes on the task
+    layer; complete when the probe or every cube refuted it (or a cube gave a board it refuted
+    below). probe 0: the tiles' cubes alone, BATCH a task."""
     from ...certify import packing_bound
 
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     cost, board, spent = descend(shapes, n, stop_at, report)
     if cost <= packing_bound(hitting_set(shapes, n)):
         return Outcome(cost, board, positions=spent, message="a packing of disjoint shapes bounds it: no cubes")
-    cubes = refine(shapes, n, 0)
+    if probe:
+        while (found := probed(shapes, n, cost, probe)).answer:        # the descent goes on with its budget
+            spent += found.conflicts
+            cost, board = len(found.removed), removed_board(n, set(found.removed))
+            report(Outcome(cost, board, complete=False))
+        spent += found.conflicts
+        if found.answer is False:
+            return Outcome(cost, board, positions=spent,
+                           message=f"the probe refuted it ({found.conflicts:,} conflicts): no cubes")
+        cubes, level, size, seeds = signs(found.active), 0, 1, (cost, found.lemmas)
+        how = f"{len(cubes)} cubes on the probe's {ACTIVE} most active matches, {len(found.lemmas):,} of its " \
+              "lemmas each"
+    else:
+        cubes, level, size, seeds = refine(shapes, n, 0), 1, BATCH, None
+        how = f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}"
     split = Split("trigrid cubes", {"n": n, "shapes": list(shapes), "refute below": cost, "region side": REGION_SIDE,
-                                    "batch": BATCH, "split after": split_after, "solver": SAT_SOLVER},
-                  batches(shapes, n, split_after, 1, cubes), run_task, shares_best=True, codec=codec(n, shapes))
+                                    "batch": size, "split after": split_after, "solver": SAT_SOLVER, "probe": probe,
+                                    "active": ACTIVE if probe else 0, "lemma max": LEMMA_MAX if probe else 0},
+                  batches(shapes, n, split_after, probe, level, cubes, size, seeds), run_task, shares_best=True,
+                  codec=codec(n, shapes))
     left = None if settings.time_limit is None else max(0.0, stop_at - time.time())
     out = tasks.run(split, replace(settings, time_limit=left), Outcome(cost, board, positions=spent),
                     lambda part: report(replace(part, complete=False)))
-    return replace(out, message=f"{len(cubes)} cubes over region 0 of {len(regions(n))} in tasks of {BATCH}, "
-                                f"{out.tasks} tasks in all (split after {split_after:,} conflicts), "
-                                f"{out.positions:,} conflicts"
-                                + ("" if out.complete else " (time limit: incomplete)"))
+    return replace(out, message=f"{how}, {out.tasks} tasks in all (split after {split_after:,} conflicts), "
+                                f"{out.positions:,} conflicts" + ("" if out.complete else " (time limit: incomplete)"))
 
 
 def solve(n: int | None, params: Any, options: Options, report: Progress,

@@ -1,0 +1,163 @@
+"""Cube splits of enigma82's last `sat` call, in CaDiCaL conflicts against the whole call on the same
+CNF (docs/notes/trigrid.md, section 11; issue 62). Each split is a word; one JSON line per split:
+
+    python scripts/trigrid_cube_splits.py 8 whole shuffle:1 tiles:26 lookahead:3:1 activity:3:10000:1 \\
+        seeded:1:32000:1 dynamic:40000
+
+- whole: the refutation of "at most a(N) - 1 matches" in one CaDiCaL; shuffle:SEED the same with its
+  clauses shuffled (the spread of the whole call's count);
+- tiles:PER: today's split (cubes.refine, 415 cubes over the central tile);
+- lookahead:DEPTH:PER: march-style, each free match scored by the product of the literals each of its
+  sides propagates, failed literals fixed, the best branched on, to DEPTH;
+- activity:K:BUDGET:PER: the K matches most frequent in the lemmas of BUDGET conflicts of the whole
+  call, every sign of them (2^K cubes);
+- seeded:K:PROBE:PER: activity's cubes after a probe of PROBE conflicts, each task's solver seeded
+  with the probe's live lemmas of at most LEMMA_MAX literals; the probe's conflicts count (it runs
+  before the tasks: the wall time is the probe's and the largest task's);
+- dynamic:BUDGET: a cube that is not refuted in BUDGET conflicts is split on the match most frequent
+  in its own lemmas; its solver goes on with one half, a fresh one takes the other.
+PER is the cubes each fresh solver (a task) refutes in turn under assumptions, 0 for all in one.
+A line gives the cubes, the tasks, their conflicts in all and the largest task's.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from pysat.solvers import Solver
+
+from workbench.puzzles import get
+from workbench.puzzles.trigrid import cubes as tiles
+from workbench.puzzles.trigrid.model import grid
+from workbench.puzzles.trigrid.subgrid import proven_minima
+
+SOLVER, SHAPES = tiles.SAT_SOLVER, ("quad",)
+LEMMA_MAX = 10          # the longest lemma of the probe that seeds the cubes
+Clauses = list[list[int]]
+Cube = tuple[int, ...]
+
+
+def whole(clauses: Clauses) -> int:
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        assert solver.solve() is False
+        return int(solver.accum_stats()["conflicts"])
+
+
+def conquer(clauses: Clauses, cubes: Sequence[Cube], per_task: int) -> list[int]:
+    """Each task's conflicts: its cubes refuted one after the other in one fresh solver."""
+    each = []
+    for i in range(0, len(cubes), per_task or len(cubes)):
+        with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+            for cube in cubes[i:i + (per_task or len(cubes))]:
+                assert solver.solve(assumptions=list(cube)) is False
+            each.append(int(solver.accum_stats()["conflicts"]))
+    return each
+
+
+def lookahead(clauses: Clauses, matches: int, depth: int) -> list[Cube]:
+    leaves: list[Cube] = []
+    with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
+        def branch(cube: Cube, depth: int) -> None:
+            while True:
+                ok, base = solver.propagate(assumptions=list(cube))
+                if not ok:
+                    return
+                fixed, best, failed = {abs(lit) for lit in base}, (-1.0, 0), 0
+                for v in (v for v in range(1, matches + 1) if v not in fixed):
+                    (up, on), (down, off) = (solver.propagate(assumptions=[*cube, lit]) for lit in (v, -v))
+                    if not (up or down):
+                        return
+                    if not (up and down):
+                        failed = v if up else -v
+                        break
+                    best = max(best, ((len(on) - len(base) + 0.1) * (len(off) - len(base) + 0.1), -v))  # ties: the first
+                if not failed:
+                    break
+                cube += (failed,)
+            if depth == 0 or not best[1]:
+                leaves.append(cube)
+            else:
+                branch(cube + (-best[1],), depth - 1)
+                branch(cube + (best[1],), depth - 1)
+        branch((), depth)
+    return leaves
+
+
+def most_active(solver: Solver, matches: int, cube: Cube, k: int) -> list[int]:
+    """The k matches outside the cube most frequent in the solver's lemmas (it runs with a proof)."""
+    seen, inside = Counter[int](), {abs(lit) for lit in cube}
+    for line in solver.get_proof():
+        if not line.startswith("d"):
+            seen.update(v for v in map(abs, map(int, line.split())) if 0 < v <= matches and v not in inside)
+    return [v for v, _ in seen.most_common(k)]
+
+
+def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[Cube], Clauses, int]:
+    """BUDGET conflicts of the whole call: every sign of its k most active matches, its live lemmas
+    of at most LEMMA_MAX literals (implied by the clauses, so they may seed any cube), its conflicts."""
+    with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+        solver.conf_budget(budget)
+        solver.solve_limited()
+        chosen = most_active(solver, matches, (), k)
+        live: dict[frozenset[int], list[int]] = {}
+        for line in solver.get_proof():
+            lemma = [int(t) for t in line.split() if t not in ("d", "0")]
+            if line.startswith("d"):
+                live.pop(frozenset(lemma), None)
+            elif len(lemma) <= LEMMA_MAX:
+                live[frozenset(lemma)] = lemma
+        spent = int(solver.accum_stats()["conflicts"])
+    signs = itertools.product((1, -1), repeat=k)
+    return [tuple(s * v for s, v in zip(sign, chosen)) for sign in signs], [c for c in live.values() if c], spent
+
+
+def dynamic(clauses: Clauses, matches: int, budget: int) -> tuple[int, list[int]]:
+    """The cubes refuted and each task's conflicts."""
+    queue, each, refuted = [()], [], 0
+    while queue:
+        cube: Cube = queue.pop()
+        with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
+            while True:
+                solver.conf_budget(budget)
+                if solver.solve_limited(assumptions=list(cube)) is False:
+                    refuted += 1
+                    break
+                (v,) = most_active(solver, matches, cube, 1)
+                queue.append(cube + (-v,))
+                cube += (v,)
+            each.append(int(solver.accum_stats()["conflicts"]))
+    return refuted, each
+
+
+def measure(n: int, split: str) -> dict[str, object]:
+    puzzle = get("enigma82")
+    optimum = proven_minima("enigma82", lambda k, board: puzzle.check(k, board), n + 1)[n]
+    clauses, matches = [list(c) for c in tiles.formula(SHAPES, n, optimum)], len(grid(n).matches)
+    kind, *args = split.split(":")
+    number, probed = [int(a) for a in args], 0
+    began = time.time()
+    if kind in ("whole", "shuffle"):
+        if number:
+            random.Random(number[0]).shuffle(clauses)
+        count, each = 1, [whole(clauses)]
+    elif kind == "dynamic":
+        count, each = dynamic(clauses, matches, number[0])
+    elif kind in ("activity", "seeded"):
+        cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
+        count, each = len(cubes), conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
+        probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
+    else:
+        cubes = tiles.refine(SHAPES, n, 0) if kind == "tiles" else lookahead(clauses, matches, number[0])
+        count, each = len(cubes), conquer(clauses, cubes, number[-1])
+    return {"n": n, "refute": f"at most {optimum - 1}", "split": split, "cubes": count, "tasks": len(each),
+            "conflicts": probed + sum(each), "probe": probed, "largest task": max(each), "seconds": round(time.time() - began, 1)}
+
+
+if __name__ == "__main__":
+    for word in sys.argv[2:]:
+        print(json.dumps(measure(int(sys.argv[1]), word)), flush=True)
