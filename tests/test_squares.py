@@ -339,6 +339,8 @@ def test_the_pooled_test_keeps_a_child_exactly_when_no_pooled_size_cuts_it():
         most = bound - cost
         children = [(k, a) for k in range(pl.pstart[d], pl.pend[d])
                     if 0 < (a := added(rows, cols, pl.px[k], pl.py[k], pl.ps[k])) <= most]
+        if not children:                      # (the search tests only boards with children)
+            continue
         spreads = []
         for e in depth[:pooled_depths(arrays, d, -1, sizes, depth)]:
             u, v = um.copy(), lm.copy()
