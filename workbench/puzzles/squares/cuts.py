@@ -241,7 +241,8 @@ def drop_pooled(rows, cols, pl, d, most, held, hint, pool, children, nc) -> int:
     Each size is spread only while some child is kept, and only the children it keeps are tested
     against the next: a child is dropped when any size cuts it, so the children kept are the same
     as with every size spread, in any order of the sizes. At n = 26 that is 21% fewer spreads
-    (each a scan of a size's placements) and 1-2% less CPU (docs/notes/squares.md)."""
+    (each a scan of a size's placements), but no CPU saved that a loaded machine shows
+    (docs/notes/squares.md)."""
     px, py, ps, pstart = pl[0], pl[1], pl[2], pl[5]
     sizes, depth, um, lm = pool
     cand, cadd = children
