@@ -314,6 +314,48 @@ def test_every_board_the_cuts_cut_holds_nothing_the_plain_search_finds(n, pooled
     assert positions[0] < positions[1] / fewer    # and the cuts cut many of them
 
 
+def test_the_pooled_test_keeps_a_child_exactly_when_no_pooled_size_cuts_it():
+    """drop_pooled spreads its sizes one at a time, only while a child is left: the children it
+    keeps are those no pooled size proves dead, each size spread on its own (pooled_cut), in their
+    order. Every child of every board doomed leaves at depth 6 of n = 14's tree, at the optimum."""
+    from workbench.puzzles.squares.cuts import MOST_POOLED, drop_pooled, pooled_cut, pooled_depths, spread
+    from workbench.puzzles.squares.dfs import _dfs, _kernel_rules, _rules
+    from workbench.puzzles.squares.kernel import added, put
+
+    n, d, sizes = 14, 6, 3
+    pl = Placements.build(n)
+    arrays, bound, lines = pl.arrays, PUBLISHED[n], pl.side + 1
+    boards = np.zeros((20000, d), np.int64)
+    _, found, _, _, _ = _dfs(arrays, np.zeros(0, np.int64), d, bound, *_kernel_rules(_rules(pl, True, pooled=0)),
+                            np.full(1, bound, np.int64), np.inf, boards)
+    depth, um, lm = np.empty(MOST_POOLED, np.int64), np.empty((2, lines), np.uint64), np.empty((2, lines), np.int64)
+    dropped = kept = later = 0
+    for prefix in boards[:found]:
+        rows, cols, cost = np.zeros(lines, np.uint64), np.zeros(lines, np.uint64), 0
+        for k in prefix:
+            cost += added(rows, cols, pl.px[k], pl.py[k], pl.ps[k])
+            put(rows, cols, pl.px[k], pl.py[k], pl.ps[k])
+        held = np.array([[int(w).bit_count() for w in rows], [int(w).bit_count() for w in cols], [0] * lines])
+        most = bound - cost
+        children = [(k, a) for k in range(pl.pstart[d], pl.pend[d])
+                    if 0 < (a := added(rows, cols, pl.px[k], pl.py[k], pl.ps[k])) <= most]
+        if not children:                      # (the search tests only boards with children)
+            continue
+        spreads = []
+        for e in depth[:pooled_depths(arrays, d, -1, sizes, depth)]:
+            u, v = um.copy(), lm.copy()
+            spreads.append((u, v, spread(rows, cols, arrays, e, most, held, held[2], u, v), pl.ps[pl.pstart[e]]))
+        cuts = [[pooled_cut(rows, cols, spread_u, pl.px[k], pl.py[k], pl.ps[k], a, most) for spread_u in spreads]
+                for k, a in children]
+        expected = [child for child, cut in zip(children, cuts, strict=True) if not any(cut)]
+        later += sum(any(cut) and not cut[0] for cut in cuts)      # kept by the first size, not the rest
+        cand, cadd = np.array([k for k, _ in children] + [0], np.int64), np.array([a for _, a in children] + [0])
+        left = drop_pooled(rows, cols, arrays, d, most, held, -1, (sizes, depth, um, lm), (cand, cadd), len(children))
+        assert list(zip(cand[:left], cadd[:left], strict=True)) == expected
+        dropped, kept = dropped + len(children) - left, kept + left
+    assert found > 1000 and dropped > 1000 and kept > 100 and later > 100
+
+
 def test_a_given_bound_replaces_the_heuristics():
     """--bound B: boards of fewer than B matches are searched for, with no heuristics (so the
     journal's key does not depend on them): B = a(n) + 1 finds and proves a(n), B = a(n) proves

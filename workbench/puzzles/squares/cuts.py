@@ -206,32 +206,12 @@ def pooled_cut(rows, cols, spread_u, x, y, s, add, most) -> bool:
 
 
 @njit(cache=True, inline="always")
-def pooled_cuts(rows, cols, pl, pool, sizes, x, y, s, add, most) -> bool:
-    """Whether one of the first `sizes` sizes spread into `pool` (pool_sizes) proves
-    pooled_cut for the square of size s at (x, y), which adds `add` matches."""
-    depth, lows, um, lm = pool
-    ps, pstart = pl[2], pl[5]
-    for j in range(sizes):
-        if pooled_cut(rows, cols, (um[j], lm[j], lows[j], ps[pstart[depth[j]]]), x, y, s, add, most):
-            return True
-    return False
-
-
-@njit(cache=True, inline="always")
-def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
-    """Pool (spread) up to `sizes` sizes that may cut the children of this board, the ones the
-    search lists at depth d: `hint` (the size that cut the last board at depth d + 1, if any), then
-    the sizes of depths d + 1, d + 2, ... Returns how many; `pool` = (depth, lows, um, lm), scratch
-    arrays of MOST_POOLED rows, holds them.
-
-    What it buys: most children of a board are cut by doomed as soon as they are laid, mostly by
-    one of the few largest sizes still to place. pooled_cut proves most of those cuts from the
-    parent board, in a few popcounts a child, against one spread a size for all of them: n = 28 at
-    the optimal bound, one thread, 4x fewer positions and 1.2x less CPU (docs/notes/squares.md).
-    Taken lazily, when a child first needs it, a spread cost more than it saved. An empty depth (a
-    restricted search's) is skipped, as doomed skips it."""
+def pooled_depths(pl, d, hint, sizes, depth) -> int:
+    """The depths of up to `sizes` sizes that may cut the children of a board the search lists at
+    depth d, into `depth`: `hint` (the size that cut the last board at depth d + 1, if any), then
+    the sizes of depths d + 1, d + 2, ... Returns how many. An empty depth (a restricted search's)
+    is skipped, as doomed skips it."""
     pstart, pend = pl[5], pl[6]
-    depth, lows, um, lm = pool
     depths = pstart.shape[0]
     n = 0
     if hint > d and pstart[hint] < pend[hint]:
@@ -243,6 +223,41 @@ def pool_sizes(rows, cols, pl, d, most, held, hint, sizes, pool) -> int:
             depth[n] = e
             n += 1
         e += 1
-    for j in range(n):
-        lows[j] = spread(rows, cols, pl, depth[j], most, held, held[2], um[j], lm[j])
     return n
+
+
+@njit(cache=True, inline="always")
+def drop_pooled(rows, cols, pl, d, most, held, hint, pool, children, nc) -> int:
+    """Drop from the children (cand, cadd) = `children`, the first nc (placements, matches added),
+    of this board at depth d those that pooled_cut proves dead with one of up to `sizes` sizes
+    (pooled_depths), keeping the rest in order; returns how many are kept. pool = (sizes, depth,
+    um, lm), the last three scratch.
+
+    What it buys: most children of a board are cut by doomed as soon as they are laid, mostly by
+    one of the few largest sizes still to place. pooled_cut proves most of those cuts from the
+    parent board, in a few popcounts a child, against one spread a size for all of them: n = 28 at
+    the optimal bound, one thread, 4x fewer positions and 1.2x less CPU (docs/notes/squares.md).
+
+    Each size is spread only while some child is kept, and only the children it keeps are tested
+    against the next: a child is dropped when any size cuts it, so the children kept are the same
+    as with every size spread, in any order of the sizes. At n = 26 that is 21% fewer spreads
+    (each a scan of a size's placements), but no CPU saved that a loaded machine shows
+    (docs/notes/squares.md)."""
+    px, py, ps, pstart = pl[0], pl[1], pl[2], pl[5]
+    sizes, depth, um, lm = pool
+    cand, cadd = children
+    s = ps[pstart[d]]
+    for j in range(pooled_depths(pl, d, hint, sizes, depth)):
+        e = depth[j]
+        low = spread(rows, cols, pl, e, most, held, held[2], um, lm)
+        spread_u = (um, lm, low, ps[pstart[e]])
+        kept = 0
+        for i in range(nc):
+            k, add = cand[i], cadd[i]
+            if not pooled_cut(rows, cols, spread_u, px[k], py[k], s, add, most):
+                cand[kept], cadd[kept] = k, add
+                kept += 1
+        nc = kept
+        if nc == 0:
+            break
+    return nc

@@ -39,9 +39,8 @@ from .cuts import (
     MOST_POOLED,
     column_shortfalls,
     doomed,
+    drop_pooled,
     held_lines,
-    pool_sizes,
-    pooled_cuts,
     short,
 )
 from .kernel import Placements, added, exact_placements, put
@@ -114,8 +113,8 @@ def _dfs(pl, prefix, stop, threshold, rules, pool, shared, deadline, out):
     saved_cost = np.zeros(depths, np.int64)
     saved_sym = np.zeros(depths, np.bool_)
     held = np.empty((3, lines), np.int64)     # the matches on each line, scratch (cuts)
-    pools = (np.empty(MOST_POOLED, np.int64), np.empty(MOST_POOLED, np.int64),    # scratch (pool_sizes)
-             np.empty((MOST_POOLED, 2, lines), np.uint64), np.empty((MOST_POOLED, 2, lines), np.int64))
+    pools = (pool, np.empty(MOST_POOLED, np.int64), np.empty((2, lines), np.uint64),    # (drop_pooled)
+             np.empty((2, lines), np.int64))
     hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
     for i in range(lines):
         held[0, i], held[1, i] = popcount(rows[i]), popcount(cols[i])
@@ -166,14 +165,7 @@ def _dfs(pl, prefix, stop, threshold, rules, pool, shared, deadline, out):
             if pool is not None and nc and cadd[d, 0] and d + 1 < depths:
                 # the children the pooled sizes prove dead dropped: spread only for a board that has
                 # children to test (9% less time at n = 23 than spreading before the loop)
-                npool = pool_sizes(rows, cols, pl, d, room, held, hint[d + 1], pool, pools)
-                kept = 0
-                for i in range(nc):
-                    k, add = cand[d, i], cadd[d, i]
-                    if not pooled_cuts(rows, cols, pl, pools, npool, px[k], py[k], s, add, room):
-                        cand[d, kept], cadd[d, kept] = k, add
-                        kept += 1
-                nc = kept
+                nc = drop_pooled(rows, cols, pl, d, room, held, hint[d + 1], pools, (cand[d], cadd[d]), nc)
             if greedy[d] and nc > 1:          # only the fewest matches added (ties all kept)
                 least = cadd[d, :nc].min()
                 kept = 0
