@@ -8,6 +8,10 @@ give results/ as pandas DataFrames (frames.py). They are loaded on first use, so
 the worker processes, which import this package, do not load the whole pipeline."""
 from typing import Any
 
+from .kernel_cache import use_keyed_cache
+
+use_keyed_cache()          # before any kernel loads: numba's cache keyed by the source (kernel_cache.py)
+
 __version__ = "0.1.0"
 __all__ = ["solve", "count", "table", "compare", "verify", "solve_model", "compare_models", "available_solvers",
            "results", "bench_results",
