@@ -75,3 +75,13 @@ def test_folders_of_other_source_states_unused_for_two_weeks_are_removed(tmp_pat
     os.utime(folder, (0, 0))
     assert kernel_cache.keyed_folder(tmp_path / "keyed", package=tmp_path / "pkg") == folder
     assert folder.stat().st_mtime > 0                      # in use again: touched, kept
+
+
+def test_an_unwritable_root_leaves_numba_its_own_places(tmp_path, monkeypatch):
+    """Numba pointed at a folder it cannot write fails at the first cached kernel: such a root is
+    refused, and NUMBA_CACHE_DIR stays unset."""
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert kernel_cache.use_keyed_cache(blocked / "numba") is None
+    assert "NUMBA_CACHE_DIR" not in os.environ

@@ -11,6 +11,7 @@ import hashlib
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -27,7 +28,7 @@ def source_digest(package: Path = PACKAGE) -> str:
 
 
 def default_root() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "workbench" / "numba"
+    return Path(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")) / "workbench" / "numba"
 
 
 def use_keyed_cache(root: Path | None = None, package: Path = PACKAGE) -> Path | None:
@@ -35,7 +36,10 @@ def use_keyed_cache(root: Path | None = None, package: Path = PACKAGE) -> Path |
     Returns the folder chosen."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    folder = keyed_folder(root or default_root(), package)
+    roots = [root] if root else [default_root(), Path(tempfile.gettempdir()) / "workbench-numba"]
+    folder = next((f for f in (keyed_folder(r, package) for r in roots) if _writable(f)), None)
+    if folder is None:           # nowhere to write: numba's own places, as without this module
+        return None
     os.environ["NUMBA_CACHE_DIR"] = str(folder)
     if "numba" in sys.modules:                   # imported before us: its config read the old value
         from numba.core import config
@@ -52,6 +56,15 @@ def keyed_folder(root: Path, package: Path = PACKAGE) -> Path:
     else:
         _remove_stale(root, time.time() - KEEP_DAYS * 86400)
     return folder
+
+
+def _writable(folder: Path) -> bool:
+    """Numba given a folder it cannot write fails at the first cached kernel, so check first."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
 
 
 def _touch(folder: Path) -> None:
