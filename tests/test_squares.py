@@ -270,7 +270,7 @@ def test_a_timed_out_parallel_search_returns_the_board_of_the_cost_it_reports():
 
 
 def test_pooled_test_keeps_optima_and_counts():
-    """The children's pooled test (cuts.pool_sizes, pooled_cut) only drops children whose every
+    """The children's pooled test (cuts.drop_pooled, pooled_cut) only drops children whose every
     completion costs more than the bound: with 1, 3 or 8 sizes pooled, or none (doomed alone), the
     counting search finds the optimum and the number of optimal solutions of the search without any
     prune (Chaffin's counts), for n = 1..20, and it searches fewer positions than without it."""

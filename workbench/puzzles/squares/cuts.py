@@ -1,7 +1,7 @@
 """The cuts of the exact search: proofs that no completion of a board fits under the bound.
 
 Each is proved in its docstring and tested against the uncut search (tests/test_squares.py).
-`doomed` is always on; the pooled test (pool_sizes, pooled_cuts) with --pooled K. held[0] and
+`doomed` is always on; the pooled test (drop_pooled) with --pooled K. held[0] and
 held[1] hold the matches on each row and column line (held_lines keeps them), held[2] is scratch.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from ...search.bits import low_mask, popcount
 from .kernel import added
 
 INF = 1 << 30
-MOST_POOLED = 8                        # sizes pool_sizes may pool (and rows of the pool scratch)
+MOST_POOLED = 8                        # sizes drop_pooled may spread (rows of its depth scratch)
 
 
 @njit(cache=True, inline="always")

@@ -50,7 +50,7 @@ CLOCK_EVERY = 0xFFF                    # positions between two looks at the cloc
 HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut into at least this many
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
-POOLED = 3                             # sizes cuts.pool_sizes pools for the children's test (0: off)
+POOLED = 3                             # sizes cuts.drop_pooled spreads for the children's test (0: off)
 
 
 @njit(cache=True, inline="always")
@@ -313,7 +313,7 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
     square of size <= `greedy_upto` only goes where it adds the fewest matches (ties all tried); a
     square of size s adds at most `sides` * s matches. `bounded` cuts a branch when some size still
     to place cannot fit under the bound (cuts.doomed); `pooled` sizes cut a board's children before
-    they are laid (cuts.pool_sizes). The outcome's best is None when no
+    they are laid (cuts.drop_pooled). The outcome's best is None when no
     solution under the threshold was found."""
     settings = Settings(numba.get_num_threads(), journal=False, quiet=True)
     rules = _rules(pl, counting, greedy_upto, sides, bounded, pooled)
