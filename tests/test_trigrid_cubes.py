@@ -39,6 +39,17 @@ def test_a_probe_that_refutes_the_whole_call_leaves_no_cubes():
     assert (out.best, out.complete, out.tasks) == (20, True, 0) and "the probe refuted it" in out.message
 
 
+def test_a_time_limit_stops_the_probes_descent_after_one_probe():
+    """A probe is one call the clock cannot stop: with the time out before the first, enigma82 N = 9
+    stops after that probe (which finds a cheaper board) with its checked board, incomplete, rather
+    than probing on down to the optimum."""
+    cubes.probed.cache_clear()
+    out = cubes.search(9, SHAPES["enigma82"], Settings(threads=1, time_limit=0.01, journal=False, quiet=True), ignore)
+    assert not out.complete and cubes.probed.cache_info().misses == 1
+    verdict = get("enigma82").check(9, out.witness)
+    assert verdict.ok and verdict.objective == out.best
+
+
 def test_the_probes_lemmas_are_implied_and_its_cubes_cover_the_space():
     """enigma82 N = 6, refuting 19: each kept lemma's negation is refuted with the formula, and
     the two cubes on the most active match cover the space (one alone does not)."""

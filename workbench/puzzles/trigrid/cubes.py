@@ -325,6 +325,9 @@ def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress
             spent += found.conflicts
             cost, board = len(found.removed), removed_board(n, set(found.removed))
             report(Outcome(cost, board, complete=False))
+            if time.time() >= stop_at:       # each probe is one call the clock cannot stop: look between
+                return Outcome(cost, board, positions=spent, complete=False,
+                               message="the probe's descent (time limit: incomplete)")
         spent += found.conflicts
         if found.answer is False:
             return Outcome(cost, board, positions=spent,
