@@ -21,12 +21,10 @@ A line gives the cubes, the tasks, their conflicts in all and the largest task's
 """
 from __future__ import annotations
 
-import itertools
 import json
 import random
 import sys
 import time
-from collections import Counter
 from collections.abc import Sequence
 
 from pysat.solvers import Solver
@@ -37,7 +35,6 @@ from workbench.puzzles.trigrid.model import grid
 from workbench.puzzles.trigrid.subgrid import proven_minima
 
 SOLVER, SHAPES = tiles.SAT_SOLVER, ("quad",)
-LEMMA_MAX = 10          # the longest lemma of the probe that seeds the cubes
 Clauses = list[list[int]]
 Cube = tuple[int, ...]
 
@@ -90,11 +87,7 @@ def lookahead(clauses: Clauses, matches: int, depth: int) -> list[Cube]:
 
 def most_active(solver: Solver, matches: int, cube: Cube, k: int) -> list[int]:
     """The k matches outside the cube most frequent in the solver's lemmas (it runs with a proof)."""
-    seen, inside = Counter[int](), {abs(lit) for lit in cube}
-    for line in solver.get_proof():
-        if not line.startswith("d"):
-            seen.update(v for v in map(abs, map(int, line.split())) if 0 < v <= matches and v not in inside)
-    return [v for v, _ in seen.most_common(k)]
+    return [v for v, _ in tiles.read_proof(solver.get_proof(), matches, cube)[0].most_common(k)]
 
 
 def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[Cube], Clauses, int]:
@@ -103,22 +96,15 @@ def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[Cub
     with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         solver.conf_budget(budget)
         solver.solve_limited()
-        chosen = most_active(solver, matches, (), k)
-        live: dict[frozenset[int], list[int]] = {}
-        for line in solver.get_proof():
-            lemma = [int(t) for t in line.split() if t not in ("d", "0")]
-            if line.startswith("d"):
-                live.pop(frozenset(lemma), None)
-            elif len(lemma) <= LEMMA_MAX:
-                live[frozenset(lemma)] = lemma
+        seen, live = tiles.read_proof(solver.get_proof(), matches)
         spent = int(solver.accum_stats()["conflicts"])
-    signs = itertools.product((1, -1), repeat=k)
-    return [tuple(s * v for s, v in zip(sign, chosen)) for sign in signs], [c for c in live.values() if c], spent
+    return tiles.signs(tuple(v for v, _ in seen.most_common(k))), [list(c) for c in live], spent
 
 
 def dynamic(clauses: Clauses, matches: int, budget: int) -> tuple[int, list[int]]:
     """The cubes refuted and each task's conflicts."""
-    queue, each, refuted = [()], [], 0
+    queue: list[Cube] = [()]
+    each, refuted = [], 0
     while queue:
         cube: Cube = queue.pop()
         with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:

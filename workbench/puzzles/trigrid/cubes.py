@@ -38,6 +38,7 @@ import hashlib
 import itertools
 import math
 import time
+from collections import Counter
 from dataclasses import replace
 from functools import lru_cache, partial
 from typing import Any, NamedTuple
@@ -144,24 +145,30 @@ def probed(shapes: tuple[str, ...], n: int, below: int, probe: int) -> Probe:
     lemmas of at most LEMMA_MAX literals (implied by the formula, so any cube may use them), its
     conflicts, and the removed matches of the board it found. The same on every machine (a
     conflict budget), so a process computes it once."""
-    from collections import Counter
-
     from pysat.solvers import Solver
 
-    matches, seen, live = len(grid(n).matches), Counter[int](), dict[frozenset[int], Cube]()
+    matches = len(grid(n).matches)
     with Solver(name=SAT_SOLVER, bootstrap_with=formula(shapes, n, below), with_proof=True) as solver:
         solver.conf_budget(probe)            # one call: the lemmas of one uninterrupted run
         answer, spent = solver.solve_limited(), solver.accum_stats()["conflicts"]
-        for line in solver.get_proof():
-            lemma = tuple(int(t) for t in line.split() if t not in ("d", "0"))
-            if line.startswith("d"):
-                live.pop(frozenset(lemma), None)
-                continue
-            seen.update(v for v in map(abs, lemma) if v <= matches)
-            if 0 < len(lemma) <= LEMMA_MAX:
-                live[frozenset(lemma)] = lemma
+        seen, live = read_proof(solver.get_proof(), matches)
         removed = frozenset(lit - 1 for lit in solver.get_model() if 0 < lit <= matches) if answer else frozenset()
-    return Probe(answer, tuple(v for v, _ in seen.most_common(ACTIVE)), tuple(live.values()), spent, removed)
+    return Probe(answer, tuple(v for v, _ in seen.most_common(ACTIVE)), live, spent, removed)
+
+
+def read_proof(lines: list[str], matches: int, fixed: Cube = ()) -> tuple[Counter[int], tuple[Cube, ...]]:
+    """How often each match outside `fixed` occurs in a DRUP proof's lemmas (its activity: the
+    split variables), and the lemmas still live at its end of at most LEMMA_MAX literals."""
+    seen, live, inside = Counter[int](), dict[frozenset[int], Cube](), {abs(lit) for lit in fixed}
+    for line in lines:
+        lemma = tuple(int(t) for t in line.split() if t not in ("d", "0"))
+        if line.startswith("d"):
+            live.pop(frozenset(lemma), None)
+            continue
+        seen.update(v for v in map(abs, lemma) if v <= matches and v not in inside)
+        if 0 < len(lemma) <= LEMMA_MAX:
+            live[frozenset(lemma)] = lemma
+    return seen, tuple(live.values())
 
 
 def signs(variables: tuple[int, ...]) -> list[Cube]:
