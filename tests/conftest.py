@@ -12,7 +12,11 @@ from workbench.solvers import BACKENDS, backend_class, canonical, installed
 
 # The native searches journal their tasks (workbench/search/tasks/): each test process keeps its
 # journals apart, so that two processes never meet on one journal and no test leaves one behind.
-os.environ.setdefault("WORKBENCH_JOURNALS", tempfile.mkdtemp(prefix="workbench-journals-"))
+# xdist's workers inherit the controller's environment, so the folder is made per process (by pid),
+# not once: with the default `--dist load` two workers ran the same squares search on one journal.
+if os.environ.get("WORKBENCH_TEST_PROCESS") != str(os.getpid()):
+    os.environ["WORKBENCH_TEST_PROCESS"] = str(os.getpid())
+    os.environ["WORKBENCH_JOURNALS"] = tempfile.mkdtemp(prefix="workbench-journals-")
 os.environ.setdefault("WORKBENCH_JOURNAL_KEY", str(Path(tempfile.mkdtemp(prefix="workbench-key-")) / "journal.key"))
 
 
