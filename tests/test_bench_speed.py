@@ -3,9 +3,11 @@ from workbench.bench import speed_warning
 from workbench.records import Record, Status
 
 
-def _row(seconds: float, machine: str = "box", n: int = 26, threads: int = 1, positions: int | None = 40966307):
+def _row(seconds: float, machine: str = "box", n: int = 26, threads: int = 1, positions: int | None = 40966307,
+         solver: str = "search", formulation: str = "exact"):
     return ("native exact search, positions/s, pooled 0", machine,
-            Record("squares", Status.OPTIMAL, n=n, threads=threads, positions=positions, solve_seconds=seconds))
+            Record("squares", Status.OPTIMAL, n=n, threads=threads, positions=positions, solve_seconds=seconds,
+                   solver=solver, formulation=formulation))
 
 
 def _stored(*rows):
@@ -21,7 +23,8 @@ def test_a_row_10_percent_slower_a_position_than_its_stored_rows_warns():
 
 
 def test_only_the_same_case_on_the_same_machine_counts():
-    stored = _stored(_row(4.0, machine="other"), _row(4.0, n=28), _row(4.0, threads=2), _row(8.0))
+    stored = _stored(_row(4.0, machine="other"), _row(4.0, n=28), _row(4.0, threads=2), _row(4.0, solver="sat:cd195"),
+                     _row(4.0, formulation="cubes"), _row(8.0))
     assert speed_warning(_row(8.8), stored) is None
     assert speed_warning(_row(8.8), _stored(_row(4.0, machine="other"))) is None     # nothing to compare
     assert speed_warning(_row(8.8, positions=None), stored) is None              # no positions

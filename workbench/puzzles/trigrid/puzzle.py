@@ -37,7 +37,7 @@ FRONTIER_SUBGRID = (("enigma144", 17, "maxsat:cd195+lex", "subgrid"),
 SUBGRID = "trigrid sub-grid rows"
 # the cubes method (cubes.py) against the whole `sat` run it splits, and its frontier runs (issue 62)
 CUBES, CUBES_FRONTIER = "trigrid cubes against sat", "trigrid cubes frontier"
-CUBE_CASES = {"enigma144": (7, 10), "enigma82": (7, 8)}
+CUBE_CASES = {"enigma144": (7, 10), "enigma82": (7, 8, 9)}   # N = 9: where the seeded split comes to par in conflicts
 # a CP backend without an LP relaxation: on `plain` its propagation bounds nothing (N = 5: 20 found, not proven in
 # 600 s); the sub-grid rows give it the bound at the root (N = 5 in about a second), so they are its default
 GECODE = ("minizinc:gecode",)
