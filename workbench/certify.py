@@ -156,12 +156,18 @@ def refutation(clauses: list[list[int]], rounds: int = 1) -> Refutation | None:
         with Solver(name=SAT_SOLVER, bootstrap_with=[clauses[i] for i in core], with_proof=True) as solver:
             if solver.solve():
                 return None
-            lemmas = [_ints(line) for line in solver.get_proof() if not line.startswith("d")]
+            lemmas: list[list[int]] = []
+            deletions: list[tuple[int, list[int]]] = []
+            for line in solver.get_proof():
+                if line.startswith("d"):
+                    deletions.append((len(lemmas), _ints(line[1:])))
+                else:
+                    lemmas.append(_ints(line))
         if not lemmas or lemmas[-1]:
             lemmas.append([])          # the empty clause ends a refutation
         formula = [list(clauses[i]) for i in core]
         t0 = time.perf_counter()
-        kept, used, hints = trim(formula, [list(c) for c in lemmas])
+        kept, used, hints = trim(formula, [list(c) for c in lemmas], deletions)
         trim_seconds += time.perf_counter() - t0
         if best is not None and len(used) >= len(best.lemmas):
             break
