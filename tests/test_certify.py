@@ -114,8 +114,8 @@ def test_trim_takes_deleted_clauses_out_of_the_later_checks_only():
     """Lemma [2] follows from [1, 2] and [-1, 2]: with [1, 2] deleted after it, the proof trims; deleted
     before it, the lemma is not RUP any more (the checks must not see a deleted clause)."""
     formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    kept, used, hints = trim(formula, [[2], []], [(1, [2, 1])])
-    assert used == [0, 1] and hints[4] == [0, 1] and sorted(kept) == [0, 1, 2, 3]
+    kept, used, hints, bounds = trim(formula, [[2], []], [(1, [2, 1])])
+    assert used == [0, 1] and hints[:bounds[1]].tolist() == [0, 1] and sorted(kept) == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="lemma 1 is not RUP"):
         trim(formula, [[2], []], [(0, [2, 1])])
 

@@ -25,10 +25,11 @@ NO_CONFLICT = -2     # root; (an index) the lemma there does not follow
 
 
 def trim(formula: list[list[int]], lemmas: list[list[int]], deletions: Deletions = ()) \
-        -> tuple[list[int], list[int], dict[int, list[int]]]:
-    """The indices of the formula clauses and of the lemmas kept, and each kept lemma's hints (by
-    its index in formula + lemmas). The last lemma must be the empty clause. `deletions` are the
-    proof's, each as (the number of lemmas before it, the clause)."""
+        -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+    """The indices of the formula clauses and of the lemmas kept, and the kept lemmas' hints (by
+    index in formula + lemmas) one after another, the t-th kept lemma's at hints[bounds[t]:bounds[t + 1]]
+    (an array, not lists: a million lemmas hold some 20 million hints). The last lemma must be the
+    empty clause. `deletions` are the proof's, each as (the number of lemmas before it, the clause)."""
     if not lemmas or lemmas[-1]:
         raise ValueError("a refutation ends with the empty clause")
     clauses = formula + lemmas
@@ -46,9 +47,12 @@ def trim(formula: list[list[int]], lemmas: list[list[int]], deletions: Deletions
     if status >= 0:
         raise ValueError(f"lemma {status - len(formula) + 1} is not RUP: the proof is broken")
     m = len(formula)
-    kept = [int(j) for j in np.flatnonzero(needed[m:])]
-    hints = {m + j: hint_buf[hint_start[m + j]:hint_start[m + j] + hint_len[m + j]].tolist() for j in kept}
-    return [int(i) for i in np.flatnonzero(needed[:m])], kept, hints
+    kept = np.flatnonzero(needed[m:])
+    counts = hint_len[m + kept]
+    bounds = np.zeros(len(kept) + 1, dtype=np.int64)
+    np.cumsum(counts, out=bounds[1:])
+    hints = hint_buf[np.repeat(hint_start[m + kept] - bounds[:-1], counts) + np.arange(bounds[-1])]
+    return np.flatnonzero(needed[:m]).tolist(), kept.tolist(), hints, bounds
 
 
 def _deleted_by(formula: list[list[int]], lemmas: list[list[int]], deletions: Deletions) -> np.ndarray:
