@@ -170,7 +170,7 @@ def refutation(clauses: list[list[int]], rounds: int = 1) -> Refutation | None:
             lemmas.append([])          # the empty clause ends a refutation
         formula = [list(clauses[i]) for i in core]
         t0 = time.perf_counter()
-        kept, used, hints, bounds = trim(formula, [list(c) for c in lemmas], deletions)
+        kept, used, hints, bounds = trim(formula, lemmas, deletions)
         trim_seconds += time.perf_counter() - t0
         if best is not None and len(used) >= len(best.lemmas):
             break
