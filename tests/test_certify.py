@@ -110,6 +110,34 @@ def test_lrat_checker_rejects_broken_proofs():
     assert not lrat.check(flipped, text).valid            # a clause the proof uses, changed
 
 
+def test_trim_takes_deleted_clauses_out_of_the_later_checks_only():
+    """Lemma [2] follows from [1, 2] and [-1, 2]: with [1, 2] deleted after it, the proof trims; deleted
+    before it, the lemma is not RUP any more (the checks must not see a deleted clause)."""
+    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
+    kept, used, hints, bounds = trim(formula, [[2], []], [(1, [2, 1])])
+    assert used == [0, 1] and hints[:bounds[1]].tolist() == [0, 1] and sorted(kept) == [0, 1, 2, 3]
+    with pytest.raises(ValueError, match="lemma 1 is not RUP"):
+        trim(formula, [[2], []], [(0, [2, 1])])
+
+
+def test_lrat_checker_rejects_a_unit_lemma_it_cannot_derive():
+    """A unit lemma that later lemmas cite, written without the hints that derive it: the checker
+    stops at the unit, whatever the lemmas after it make of it."""
+    hs = get("enigma144").build(8, "plain", {}).model
+    cnf = at_most_cnf(hs, 49)
+    formula = [list(c) for c in cnf.clauses]
+    lines = refutation(formula).lrat().splitlines()
+    cited = {int(h) for line in lines for h in line.split(" 0 ")[1].split()[:-1]}
+    at = next(i for i, line in enumerate(lines) if len(line.split(" 0 ")[0].split()) == 2
+              and int(line.split()[0]) in cited)
+    ident, lit = lines[at].split()[:2]
+    assert lrat.check(formula, "\n".join(lines)).valid
+    for hints in ("", lines[at].split(" 0 ")[1].split()[-2]):       # none; only the last one
+        lines[at] = f"{ident} {lit} 0 {hints} 0".replace("  ", " ")
+        verdict = lrat.check(formula, "\n".join(lines))
+        assert not verdict.valid and verdict.message.startswith(f"line {at + 1}: lemma {ident} does not follow")
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_trimmed_refutations_of_random_formulas_check(seed):
     """Random unsatisfiable 3-CNFs: every trimmed proof passes the LRAT checker."""

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any
 
+import numpy as np
+
 from .errors import BadInput
 from .models.core import HittingSet
 from .trim import trim
@@ -125,18 +127,19 @@ def at_most_clauses(hs: HittingSet, k: int, top: int, encoding: str = "regrouped
 @dataclass
 class Refutation:
     """A trimmed refutation of a CNF of `m` clauses: lemma t gets LRAT id m + t + 1, formula clause i
-    id i + 1; `hints[t]` are those ids."""
+    id i + 1; lemma t's hints are those ids at hints[bounds[t]:bounds[t + 1]]."""
 
     m: int
     used: list[int]                 # indices of the formula clauses the proof uses
     lemmas: list[list[int]]
-    hints: list[list[int]]
+    hints: np.ndarray
+    bounds: np.ndarray
     trim_seconds: float = 0.0
 
     def lrat(self) -> str:
         return "".join(f"{self.m + t + 1} {' '.join(map(str, lemma))}{' ' if lemma else ''}0 "
-                       f"{' '.join(map(str, hint))} 0\n"
-                       for t, (lemma, hint) in enumerate(zip(self.lemmas, self.hints)))
+                       f"{' '.join(map(str, self.hints[self.bounds[t]:self.bounds[t + 1]].tolist()))} 0\n"
+                       for t, lemma in enumerate(self.lemmas))
 
     def drup(self) -> str:
         return "".join(" ".join(map(str, lemma + [0])) + "\n" for lemma in self.lemmas)
@@ -150,25 +153,31 @@ def refutation(clauses: list[list[int]], rounds: int = 1) -> Refutation | None:
 
     m = len(clauses)
     if [] in clauses:
-        return Refutation(m, [clauses.index([])], [], [])
+        return Refutation(m, [clauses.index([])], [], np.zeros(0, dtype=np.int64), np.zeros(1, dtype=np.int64))
     core, best, trim_seconds = list(range(m)), None, 0.0
     for _ in range(rounds):
         with Solver(name=SAT_SOLVER, bootstrap_with=[clauses[i] for i in core], with_proof=True) as solver:
             if solver.solve():
                 return None
-            lemmas = [_ints(line) for line in solver.get_proof() if not line.startswith("d")]
+            lemmas: list[list[int]] = []
+            deletions: list[tuple[int, list[int]]] = []
+            for line in solver.get_proof():
+                if line.startswith("d"):
+                    deletions.append((len(lemmas), _ints(line[1:])))
+                else:
+                    lemmas.append(_ints(line))
         if not lemmas or lemmas[-1]:
             lemmas.append([])          # the empty clause ends a refutation
         formula = [list(clauses[i]) for i in core]
         t0 = time.perf_counter()
-        kept, used, hints = trim(formula, [list(c) for c in lemmas])
+        kept, used, hints, bounds = trim(formula, lemmas, deletions)
         trim_seconds += time.perf_counter() - t0
         if best is not None and len(used) >= len(best.lemmas):
             break
-        local = len(formula)
-        ident = {local + j: m + t + 1 for t, j in enumerate(used)}
-        best = Refutation(m, [core[i] for i in kept], [lemmas[j] for j in used],
-                          [[core[h] + 1 if h < local else ident[h] for h in hints[local + j]] for j in used])
+        ident = np.zeros(len(formula) + len(lemmas), dtype=np.int64)     # local index to LRAT id
+        ident[:len(formula)] = np.array(core) + 1
+        ident[len(formula) + np.array(used, dtype=np.int64)] = m + 1 + np.arange(len(used))
+        best = Refutation(m, [core[i] for i in kept], [lemmas[j] for j in used], ident[hints], bounds)
         core = best.used
     if best is not None:
         best.trim_seconds = trim_seconds
