@@ -130,8 +130,9 @@ def fastest_proving(puzzle: Puzzle, path: Path) -> str | None:
     ladder gives every backend the same time per N), then the most cases, then the fastest: the
     puzzle's default solver. Counts of a puzzle that is not a counting one are another question,
     and the cases that store their rows in results/ (second computations, the frontier: each backend
-    picked for the record, with hours to run) are records, not races, as are comparisons of methods."""
-    records = {case.label for case in puzzle.bench_cases() if case.store or not case.race}
+    picked for the record, with hours to run) are records, not races, as are comparisons of methods
+    and certificates (one backend's refutation, checked)."""
+    records = {case.label for case in puzzle.bench_cases() if case.store or not case.race or case.certify is not None}
     proven: dict[str, list[tuple[int, float]]] = {}
     for label, _, r in read_bench(path):
         counts = puzzle.sense is None
