@@ -62,3 +62,18 @@ def canonical_codes(rows, cols, values, valid):  # type: ignore[no-untyped-def]
                         best[i, :] = code
                     break
     return best
+
+
+@numba.extending.intrinsic
+def _as_pointer(typingctx, address):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.inttoptr(args[0], numba.core.cgutils.voidptr_t)
+    return numba.types.voidptr(address), codegen
+
+
+@njit(cache=True, inline="always")
+def borrowed(a):  # type: ignore[no-untyped-def]
+    """A view of `a` without a reference count, for hot loops: numba increfs and decrefs an array
+    (atomically) at each call that passes it, and a view with no owner skips that. The caller keeps
+    `a` alive while the view is in use."""
+    return numba.carray(_as_pointer(a.ctypes.data), a.shape, a.dtype)

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ...search.bits import popcount
-from ...search.compiled import canonical_codes, clock, transform
+from ...search.compiled import borrowed, canonical_codes, clock, transform
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
 from ...search.symmetry import at_origin
@@ -43,6 +43,7 @@ from .moves import (
     SHUFFLE_SEED,
     H,
     W,
+    _borrowed,
     _edge_ok,
     _gen,
     _grow,
@@ -74,11 +75,12 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it,
     2 if the cap did (and the deadline did not).
     """
-    st, moves, walk = ws
+    st, moves, walk = _borrowed(ws)
     b, sm, pl, pos, bk, bn = st
     mt, mp, mm, mo = moves
     cut, floor, budget, deadline, cap, target = limits
-    best_cells, frontier, stats = out
+    best_cells, frontier, stats = borrowed(out[0]), borrowed(out[1]), borrowed(out[2])
+    masks = (borrowed(masks[0]), borrowed(masks[1]), borrowed(masks[2]), borrowed(masks[3]))
     ncell = cells.shape[0]
     bb = np.empty((2, 4), dtype=np.int64)
     bb[:, 0] = H
@@ -287,12 +289,13 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline,
     it only says that nothing >= target is there. Raises RuntimeError when the search's fixed limits
     were exceeded."""
     board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
-    rest = np.zeros((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)
+    rest = np.empty((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)   # zeroing 17 MB a chunk cost 20%
     found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest)
     if stats[1]:
         raise RuntimeError(f"search limits exceeded (code {stats[1]})")
     rows = 2 + int(rest[:nrest, 0, 0].max(initial=0))
     handed_back = rest[:nrest if stats[2] == 2 else 0, :rows].copy()
+    handed_back[np.arange(rows) >= 2 + handed_back[:, :1, 0]] = 0      # past each board's cells
     return (Outcome(int(found) if nb else None, _board(board[:nb]) if nb else None, positions=int(stats[0]),
                     complete=stats[2] != 1, tasks=len(tasks), maximise=True), handed_back)
 

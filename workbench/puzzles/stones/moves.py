@@ -11,7 +11,7 @@ from numba import njit
 
 from ...search import symmetry
 from ...search.bits import popcount
-from ...search.compiled import transform
+from ...search.compiled import borrowed, transform
 
 H, W = 64, 128                 # grid rows, columns; group A lives in columns < 64, group B in >= 64
 HALF = 64
@@ -24,6 +24,7 @@ MAXC = 256                     # cells per board
 MAXS = 2048                    # largest neighbour sum kept in a bucket
 CAP = 128                      # cells per bucket
 QUEUE = 8192                   # cells in _short's queue
+WINDOW = 10                    # _short looks at most this far past k (a(4): 3.5% more positions, 30% less time)
 DR = np.array([-1, -1, -1, 0, 0, 1, 1, 1], dtype=np.int64)
 DC = np.array([-1, 0, 1, -1, 1, -1, 0, 1], dtype=np.int64)
 OFF = DR * W + DC
@@ -56,7 +57,7 @@ def _mask_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 MASKS = _mask_tables()      # (allm, alln, canm, cann): the kernels take them as one tuple
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bucket_move(sm, pos, bk, bn, q, s_new):
     """Move empty cell q from the bucket of its sum to that of s_new (bucket 0 is not kept; bn[0]
     flags an overflow)."""
@@ -77,21 +78,20 @@ def _bucket_move(sm, pos, bk, bn, q, s_new):
     sm[q] = s_new
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(st, p, v, sign):
     """Add (sign=1) or remove (sign=-1) value v at cell p of the board st = (b, sm, pl, pos, bk, bn),
     keeping neighbour sums, blocks and the buckets of empty cells by sum (so the cells with a wanted
     sum are found without a scan)."""
     b, sm, pl, pos, bk, bn = st
     s = sm[p]
-    if sign > 0:
-        _bucket_move(sm, pos, bk, bn, p, 0)
-        sm[p] = s
-        b[p] = v
-    else:
+    if sign < 0:
         b[p] = 0
         sm[p] = 0
-        _bucket_move(sm, pos, bk, bn, p, s)
+    _bucket_move(sm, pos, bk, bn, p, s if sign < 0 else 0)
+    sm[p] = s
+    if sign > 0:
+        b[p] = v
     for d in range(8):
         q = p + OFF[d]
         if b[q] == 0:
@@ -102,7 +102,7 @@ def _put(st, p, v, sign):
             pl[q] += sign
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _grow(bb, g, p):
     r = p // W
     c = p % W
@@ -250,22 +250,20 @@ def _gen(st, bb, hasb, k, r, pend, L, mv, masks, bcells):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(st, bb, g, p, m, k):
-    for d in range(8):
-        if m >> d & 1:
-            _put(st, p + OFF[d], 1, 1)
-            _grow(bb, g, p + OFF[d])
-    _put(st, p, k, 1)
-    _grow(bb, g, p)
+    for d in range(9):                  # the new ones (mask m), then k at p
+        if d == 8 or m >> d & 1:
+            q = p + OFF[d] if d < 8 else p
+            _put(st, q, 1 if d < 8 else k, 1)
+            _grow(bb, g, q)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _unplace(st, p, m, k):
-    _put(st, p, k, -1)
-    for d in range(8):
-        if m >> d & 1:
-            _put(st, p + OFF[d], 1, -1)
+    for d in range(-1, 8):              # k at p, then the new ones (mask m)
+        if d < 0 or m >> d & 1:
+            _put(st, p + OFF[d] if d >= 0 else p, 1 if d >= 0 else k, -1)
 
 
 @njit(cache=True)
@@ -345,12 +343,13 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
     return best, nbest, nodes, 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _short(st, reach, k, target):
     """True when no game from this board (no ones left, one group, next number k) places `target`:
     a sound cut for a search that only asks whether `target` is reachable.
 
-    Proof. Let t = min(target, 2k - 1) >= k; reaching `target` means placing every m in k..t. Take
+    Proof. Let t = min(target, 2k - 1, k + WINDOW) >= k; reaching `target` means placing every m
+    in k..t. Take
     the cell x where m goes and s0, its sum now. When m goes there its sum is s0 plus the numbers
     placed next to it since now, each in k..m-1 (no ones are left). Two of them would add at least
     2k + 1 > t >= m, so at most one did: either none (x is a *root*: s0 = m, so k <= s0 <= t) or
@@ -367,7 +366,7 @@ def _short(st, reach, k, target):
     """
     b, sm, _, _, bk, bn = st
     dist, seen, qc, qn, head = reach
-    t = min(target, 2 * k - 1)
+    t = min(target, 2 * k - 1, k + WINDOW)
     if t < k:
         return False
     small = t - k
@@ -411,7 +410,7 @@ def _short(st, reach, k, target):
     return short
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _push(qc, qn, head, nq, cell, level):
     """Queue `cell` at level `level` of _short's bucket queue; -1 when it is full."""
     if nq < 0 or nq >= qc.shape[0]:
@@ -476,3 +475,15 @@ def _workspace():
     walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64),
             reach)
     return board, moves, walk
+
+
+@njit(cache=True)
+def _borrowed(ws):
+    """The workspace as views without reference counts (search.compiled.borrowed): the kernels pass
+    its arrays to a helper at every position, and numba's atomic reference counts on those calls
+    took most of the search's time. The caller keeps `ws` alive."""
+    (b, sm, pl, pos, bk, bn), (mt, mp, mm, mo), (cand, ncand, idx, (dist, seen, qc, qn, head)) = ws
+    return ((borrowed(b), borrowed(sm), borrowed(pl), borrowed(pos), borrowed(bk), borrowed(bn)),
+            (borrowed(mt), borrowed(mp), borrowed(mm), borrowed(mo)),
+            (borrowed(cand), borrowed(ncand), borrowed(idx),
+             (borrowed(dist), borrowed(seen), borrowed(qc), borrowed(qn), borrowed(head))))
