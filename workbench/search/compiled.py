@@ -76,4 +76,11 @@ def borrowed(a):  # type: ignore[no-untyped-def]
     """A view of `a` without a reference count, for hot loops: numba increfs and decrefs an array
     (atomically) at each call that passes it, and a view with no owner skips that. The caller keeps
     `a` alive while the view is in use."""
-    return numba.carray(_as_pointer(a.ctypes.data), a.shape, a.dtype)
+    return numba.carray(_as_pointer(a.ctypes.data), a.shape, a.dtype)  # type: ignore[call-arg]
+
+
+@njit(cache=True)
+def keep_alive(owners):  # type: ignore[no-untyped-def]
+    """A use of `owners` at the end of a kernel, so that numba frees no array that a borrowed view
+    of it still reads (numba frees a variable after its last use)."""
+    return len(owners)

@@ -29,7 +29,7 @@ from numba import njit
 
 from ...search import tasks
 from ...search.bits import popcount
-from ...search.compiled import clock
+from ...search.compiled import borrowed, clock, keep_alive
 from ...search.deadline import NEVER, Deadline
 from ...search.journal import Codec, integer
 from ...search.outcome import Outcome
@@ -116,6 +116,16 @@ def _dfs(pl, prefix, stop, threshold, rules, pool, shared, deadline, out):
     pools = (pool, np.empty(MOST_POOLED, np.int64), np.empty((2, lines), np.uint64),    # (drop_pooled)
              np.empty((2, lines), np.int64))
     hint = np.full(depths, -1, np.int64)      # the depth whose size cut the last board at each depth
+    owners = (rows, cols, cand, cadd, tmp, tmpa, bucket, ncand, it, saved, saved_cost, saved_sym, held, hint,
+              pools[1], pools[2], pools[3])
+    rows, cols, cand, cadd, tmp, tmpa = (borrowed(rows), borrowed(cols), borrowed(cand), borrowed(cadd),
+                                         borrowed(tmp), borrowed(tmpa))
+    bucket, ncand, it, saved = borrowed(bucket), borrowed(ncand), borrowed(it), borrowed(saved)
+    saved_cost, saved_sym, held, hint = borrowed(saved_cost), borrowed(saved_sym), borrowed(held), borrowed(hint)
+    pools = (pools[0], borrowed(pools[1]), borrowed(pools[2]), borrowed(pools[3]))
+    px, py, ps, pdiag, plead = borrowed(px), borrowed(py), borrowed(ps), borrowed(pdiag), borrowed(plead)
+    pstart, pend, prun = borrowed(pstart), borrowed(pend), borrowed(prun)
+    pl = (px, py, ps, pdiag, plead, pstart, pend, prun, lines)
     for i in range(lines):
         held[0, i], held[1, i] = popcount(rows[i]), popcount(cols[i])
     nodes = 0
@@ -230,6 +240,7 @@ def _dfs(pl, prefix, stop, threshold, rules, pool, shared, deadline, out):
         rows[y], rows[y + s], cols[x], cols[x + s] = saved[d, 0], saved[d, 1], saved[d, 2], saved[d, 3]
         held_lines(rows, cols, held, x, y, s)
         cost, sym = saved_cost[d], saved_sym[d]
+    keep_alive(owners)
     return best, count, best_path, aborted, nodes
 
 
