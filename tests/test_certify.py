@@ -3,6 +3,7 @@ import itertools
 import random
 
 import drup
+import numpy as np
 import pytest
 from pysat.solvers import Solver
 
@@ -214,3 +215,16 @@ def test_binary_proof_decodes_as_python_sat_reads_it():
     decoded = [(int(proof.del_before[d]), proof.del_lits[proof.del_start[d]:proof.del_start[d + 1]].tolist())
                for d in range(len(proof.del_before))]
     assert len(dels) > 100 and decoded == dels
+
+
+def test_binary_drat_by_hand():
+    """'a', 1 as 2, -2 as 5, 130 as 260 (two bytes, low 7 bits first), 0; then 'd' of the same; a
+    clause cut short is refused."""
+    from workbench.drat import decode
+
+    proof = decode(np.array([97, 2, 5, 0x84, 0x02, 0, 100, 2, 5, 0x84, 0x02, 0], dtype=np.uint8), from_lists([[1]]))
+    assert proof.lits.tolist() == [1, 1, -2, 130] and proof.start.tolist() == [0, 1, 4, 4]   # the empty clause added
+    assert proof.del_lits.tolist() == [1, -2, 130] and proof.del_before.tolist() == [1]
+    for cut in ([97, 2], [97, 0x84, 0], [98, 0]):
+        with pytest.raises(ValueError, match="malformed binary DRAT"):
+            decode(np.array(cut, dtype=np.uint8), from_lists([]))

@@ -14,12 +14,13 @@ Untrusted: `lrat.py` checks what it writes. In plain Python this took 50 s for a
 from __future__ import annotations
 
 import hashlib
+import io
 from typing import BinaryIO
 
 import numpy as np
 from numba import njit
 
-from .drat import Proof, deleted_by, from_lists
+from .drat import Proof, decode, deleted_by, from_lists
 
 TRIMMED = -1         # the kernel's answers: the proof is trimmed; the clauses never conflict at the
 NO_CONFLICT = -2     # root; (an index) the lemma there does not follow
@@ -49,8 +50,11 @@ def trim(proof: Proof) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def warm_up() -> None:
-    """Compile the kernels (numba caches them on disk) on the smallest refutation."""
-    trim(from_lists([[1], [-1]], [[]]))
+    """Compile the kernels (numba caches them on disk) on the smallest refutation: decoded from its
+    binary DRAT proof (the empty clause), trimmed, written."""
+    proof = decode(np.array([ord("a"), 0], dtype=np.uint8), from_lists([[1], [-1]]))
+    _, _, hints, bounds = trim(proof)
+    write_lrat(io.BytesIO(), 2, proof.lits[:0], np.zeros(2, dtype=np.int64), hints + 1, bounds)
 
 
 @njit(cache=True)
