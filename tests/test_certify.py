@@ -3,11 +3,13 @@ import itertools
 import random
 
 import drup
+import numpy as np
 import pytest
 from pysat.solvers import Solver
 
 from workbench import lrat
 from workbench.certify import ENCODINGS, at_most_cnf, certify, packing, refutation, trim
+from workbench.drat import from_lists
 from workbench.models.core import HittingSet
 from workbench.puzzles import get
 
@@ -35,7 +37,7 @@ def test_drup_rejects_a_proof_that_skips_the_work():
 
 def test_trim_refuses_a_lemma_that_is_not_rup():
     with pytest.raises(ValueError):
-        trim([[1, 2], [-1, 2]], [[1], []])
+        trim(from_lists([[1, 2], [-1, 2]], [[1], []]))
 
 
 def test_cli_certify_stores_the_verdict_and_hash():
@@ -100,10 +102,11 @@ def test_lrat_checker_rejects_broken_proofs():
     lines = text.splitlines()
     no_end = "\n".join(lines[:-1])                       # the empty clause left out
     assert not lrat.check(formula, no_end).valid
-    words = lines[len(lines) // 2].split()
+    at = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].split()[1] != "d")
+    words = lines[at].split()
     cut = words.index("0")
     dropped = " ".join(words[:cut + 1] + words[cut + 2:])   # its first hint dropped
-    broken = "\n".join(lines[:len(lines) // 2] + [dropped] + lines[len(lines) // 2 + 1:])
+    broken = "\n".join(lines[:at] + [dropped] + lines[at + 1:])
     assert not lrat.check(formula, broken).valid
     first_hint = int(lines[0].split()[lines[0].split().index("0") + 1])
     flipped = [[-lit for lit in c] if i == first_hint - 1 else c for i, c in enumerate(formula)]
@@ -114,10 +117,10 @@ def test_trim_takes_deleted_clauses_out_of_the_later_checks_only():
     """Lemma [2] follows from [1, 2] and [-1, 2]: with [1, 2] deleted after it, the proof trims; deleted
     before it, the lemma is not RUP any more (the checks must not see a deleted clause)."""
     formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    kept, used, hints, bounds = trim(formula, [[2], []], [(1, [2, 1])])
-    assert used == [0, 1] and hints[:bounds[1]].tolist() == [0, 1] and sorted(kept) == [0, 1, 2, 3]
+    kept, used, hints, bounds = trim(from_lists(formula, [[2], []], [(1, [2, 1])]))
+    assert used.tolist() == [0, 1] and hints[:bounds[1]].tolist() == [0, 1] and kept.tolist() == [0, 1, 2, 3]
     with pytest.raises(ValueError, match="lemma 1 is not RUP"):
-        trim(formula, [[2], []], [(0, [2, 1])])
+        trim(from_lists(formula, [[2], []], [(0, [2, 1])]))
 
 
 def test_lrat_checker_rejects_a_unit_lemma_it_cannot_derive():
@@ -127,9 +130,9 @@ def test_lrat_checker_rejects_a_unit_lemma_it_cannot_derive():
     cnf = at_most_cnf(hs, 49)
     formula = [list(c) for c in cnf.clauses]
     lines = refutation(formula).lrat().splitlines()
-    cited = {int(h) for line in lines for h in line.split(" 0 ")[1].split()[:-1]}
+    cited = {int(h) for line in lines if " d " not in line for h in line.split(" 0 ")[1].split()[:-1]}
     at = next(i for i, line in enumerate(lines) if len(line.split(" 0 ")[0].split()) == 2
-              and int(line.split()[0]) in cited)
+              and " d " not in line and int(line.split()[0]) in cited)
     ident, lit = lines[at].split()[:2]
     assert lrat.check(formula, "\n".join(lines)).valid
     for hints in ("", lines[at].split(" 0 ")[1].split()[-2]):       # none; only the last one
@@ -161,3 +164,67 @@ def test_certify_weighted_models_against_brute_force(seed):
     cert = certify(hs, lightest, 60)
     assert cert.verdict == "VALID" and cert.lower_bound == lightest, (seed, cert)
     assert certify(hs, lightest + 1, 60).verdict == "SATISFIABLE", seed
+
+
+def test_lrat_checker_rejects_a_clause_cited_after_its_deletion(tmp_path):
+    """The written proof deletes each clause after the lemma that cites it last (so every cited id
+    but the empty clause's hints is deleted once); the checker, reading the file line by line,
+    accepts it, and rejects it when a clause goes before a lemma that cites it, or an unknown id goes."""
+    hs = get("enigma144").build(6, "plain", {}).model
+    formula = [list(c) for c in at_most_cnf(hs, 28).clauses]
+    path = tmp_path / "proof.lrat"
+    with path.open("wb") as out:
+        size, sha = refutation(formula).write_lrat(out)
+    assert size == path.stat().st_size and len(sha) == 64
+    with path.open() as lines:
+        assert lrat.check(formula, lines).valid
+    lines = path.read_text().splitlines()
+    deleted = [int(w) for line in lines if line.split()[1] == "d" for w in line.split()[2:-1]]
+    cited = {int(h) for line in lines[:-1] if line.split()[1] != "d" for h in line.split(" 0 ")[1].split()[:-1]}
+    assert sorted(deleted) == sorted(cited - set(map(int, lines[-1].split(" 0 ")[1].split()[:-1])))
+    at = len(lines) // 2 + (lines[len(lines) // 2].split()[1] == "d")
+    ident, hint = lines[at].split()[0], lines[at].split(" 0 ")[1].split()[0]
+    early = lines[:at] + [f"{int(ident) - 1} d {hint} 0"] + lines[at:]
+    verdict = lrat.check(formula, early)
+    assert not verdict.valid and verdict.message.startswith(f"line {at + 2}: lemma {ident} does not follow")
+    unknown = lines[:at] + [f"{int(ident) - 1} d {int(ident) + 5} 0"] + lines[at:]
+    assert lrat.check(formula, unknown).message.startswith(f"line {at + 1}: a deletion names an unknown id")
+
+
+def test_binary_proof_decodes_as_python_sat_reads_it():
+    """CaDiCaL's binary DRAT file, decoded by numba, gives python-sat's text proof clause for clause,
+    the formula's clauses first and each deletion after the lemmas before it."""
+    from pysat.solvers import Solver
+
+    from workbench.drat import read_solver_proof
+
+    formula = [list(c) for c in at_most_cnf(get("enigma82").build(5, "plain", {}).model, 13).clauses]
+    with Solver(name="cadical195", bootstrap_with=formula, with_proof=True) as solver:
+        assert not solver.solve()
+        proof = read_solver_proof(solver, from_lists(formula))
+        text = solver.get_proof()
+    clauses = [proof.lits[proof.start[i]:proof.start[i + 1]].tolist() for i in range(proof.n_clauses)]
+    added = [[int(w) for w in line.split()[:-1]] for line in text if not line.startswith("d")]
+    assert clauses[:len(formula)] == formula and clauses[len(formula):] == added + ([[]] if added[-1] else [])
+    before, dels = 0, []
+    for line in text:
+        if line.startswith("d"):
+            dels.append((before, [int(w) for w in line.split()[1:-1]]))
+        else:
+            before += 1
+    decoded = [(int(proof.del_before[d]), proof.del_lits[proof.del_start[d]:proof.del_start[d + 1]].tolist())
+               for d in range(len(proof.del_before))]
+    assert len(dels) > 100 and decoded == dels
+
+
+def test_binary_drat_by_hand():
+    """'a', 1 as 2, -2 as 5, 130 as 260 (two bytes, low 7 bits first), 0; then 'd' of the same; a
+    clause cut short is refused."""
+    from workbench.drat import decode
+
+    proof = decode(np.array([97, 2, 5, 0x84, 0x02, 0, 100, 2, 5, 0x84, 0x02, 0], dtype=np.uint8), from_lists([[1]]))
+    assert proof.lits.tolist() == [1, 1, -2, 130] and proof.start.tolist() == [0, 1, 4, 4]   # the empty clause added
+    assert proof.del_lits.tolist() == [1, -2, 130] and proof.del_before.tolist() == [1]
+    for cut in ([97, 2], [97, 0x84, 0], [98, 0]):
+        with pytest.raises(ValueError, match="malformed binary DRAT"):
+            decode(np.array(cut, dtype=np.uint8), from_lists([]))

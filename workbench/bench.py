@@ -106,9 +106,8 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
     give the speed-ups of the scale-out issue)."""
     wanted = {canonical(s) for s in solvers} if solvers else None
     cases = [case for puzzle in available() if not puzzles or puzzle.name in puzzles
-             for case in puzzle.bench_cases()
-             if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)
-             and (not ns or case.n in ns)]
+             for case in _at(puzzle.bench_cases(), ns)
+             if (not wanted or canonical(case.solver) in wanted) and (not label or label in case.label)]
     if not cases:
         raise BadInput("no bench case matches these --puzzle, --solver, --label and --n")
     for case in cases:       # the results tables that cases store rows in, checked before the first runs
@@ -123,6 +122,15 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
             bar.advance(job)
     console.print(f"figures appended to {path}")
     return 0
+
+
+def _at(cases: list[BenchCase], ns: list[int] | None) -> list[BenchCase]:
+    """The cases at these N (all without `ns`); a ladder's rung at N is a case of its own, so that one
+    rung (hours, say) runs alone."""
+    if not ns:
+        return cases
+    return [replace(case, n=n, n_stop=n) if case.ladder and case.n != n else case for case in cases for n in ns
+            if case.n == n or (case.ladder and case.n is not None and case.n < n <= (case.n_stop or n))]
 
 
 def fastest_proving(puzzle: Puzzle, path: Path) -> str | None:

@@ -6,10 +6,13 @@ clauses (by id) that, in that order, become unit or false once the lemma's liter
 the checker propagates exactly those and accepts the lemma only on a conflict. A lemma accepted so
 follows from the clauses before it, so deriving the empty clause refutes the formula. Time is linear
 in the proof's size (drup's grows about quadratically: it searches for the units itself).
-RAT steps (negative hints) and deletions are not accepted: the trimmed proofs need neither.
+A deletion line ("<id> d <ids> 0") drops clauses: the checker forgets them, so a proof that cites
+one afterwards fails, and its memory holds only the clauses still to be cited. The proof is read a
+line at a time (a file, say). RAT steps (negative hints) are not accepted: the trimmed proofs need none.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -43,15 +46,21 @@ def parse_dimacs(text: str) -> list[list[int]]:
     return clauses
 
 
-def check(formula: list[list[int]], proof: str) -> LratVerdict:
+def check(formula: list[list[int]], proof: str | Iterable[str]) -> LratVerdict:
     """VALID (`valid` True) when the proof's lemmas, each checked against its hints, end in the empty
-    clause; clause ids 1..len(formula) are the formula's, in order."""
+    clause; clause ids 1..len(formula) are the formula's, in order. `proof`: the text or its lines."""
     clauses: dict[int, list[int]] = {i + 1: c for i, c in enumerate(formula)}
     if any(not c for c in formula):
         return LratVerdict(True, "the formula holds the empty clause")
     last, count = len(formula), 0
-    for number, line in enumerate(proof.splitlines(), 1):
-        words = [int(w) for w in line.split()] if line.strip() else []
+    for number, line in enumerate(proof.splitlines() if isinstance(proof, str) else proof, 1):
+        texts = line.split()
+        if len(texts) > 1 and texts[1] == "d":
+            gone = [int(w) for w in texts[2:]]
+            if not gone or gone[-1] != 0 or any(clauses.pop(i, None) is None for i in gone[:-1]):
+                return LratVerdict(False, f"line {number}: a deletion names an unknown id or lacks its 0", count)
+            continue
+        words = [int(w) for w in texts]
         if not words:
             continue
         ident, rest = words[0], words[1:]

@@ -13,69 +13,57 @@ Untrusted: `lrat.py` checks what it writes. In plain Python this took 50 s for a
 """
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+import hashlib
+import io
+from typing import BinaryIO
 
 import numpy as np
 from numba import njit
 
-Deletions = Sequence[tuple[int, list[int]]]
+from .drat import Proof, decode, deleted_by, from_lists
+
 TRIMMED = -1         # the kernel's answers: the proof is trimmed; the clauses never conflict at the
 NO_CONFLICT = -2     # root; (an index) the lemma there does not follow
 
 
-def trim(formula: list[list[int]], lemmas: list[list[int]], deletions: Deletions = ()) \
-        -> tuple[list[int], list[int], np.ndarray, np.ndarray]:
+def trim(proof: Proof) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The indices of the formula clauses and of the lemmas kept, and the kept lemmas' hints (by
     index in formula + lemmas) one after another, the t-th kept lemma's at hints[bounds[t]:bounds[t + 1]]
-    (an array, not lists: a million lemmas hold some 20 million hints). The last lemma must be the
-    empty clause. `deletions` are the proof's, each as (the number of lemmas before it, the clause)."""
-    if not lemmas or lemmas[-1]:
+    (arrays, not lists: a million lemmas hold some 20 million hints). The last lemma must be the
+    empty clause. Sorts each clause's literals and reorders them while propagating."""
+    m, start = proof.m, proof.start
+    if proof.n_clauses == m or start[-1] != start[-2]:
         raise ValueError("a refutation ends with the empty clause")
-    clauses = formula + lemmas
-    sizes = np.array([len(c) for c in clauses], dtype=np.int64)
-    start = np.zeros(len(clauses) + 1, dtype=np.int64)
-    np.cumsum(sizes, out=start[1:])
-    lits = np.array([lit for c in clauses for lit in c], dtype=np.int64)
-    n_vars = int(np.abs(lits).max()) if len(lits) else 0
-    gone = _deleted_by(formula, lemmas, deletions)
+    gone = deleted_by(proof)
     deleted = np.flatnonzero(gone < len(gone))
-    status, needed, hint_start, hint_len, hint_buf = _trim(lits, start, len(formula), n_vars, gone,
+    n_vars = int(np.abs(proof.lits).max()) if len(proof.lits) else 0
+    status, needed, hint_start, hint_len, hint_buf = _trim(proof.lits, start, m, n_vars, gone,
                                                            deleted[np.argsort(-gone[deleted], kind="stable")])
     if status == NO_CONFLICT:
         raise ValueError("the empty clause does not follow by unit propagation: the proof is broken")
     if status >= 0:
-        raise ValueError(f"lemma {status - len(formula) + 1} is not RUP: the proof is broken")
-    m = len(formula)
+        raise ValueError(f"lemma {status - m + 1} is not RUP: the proof is broken")
     kept = np.flatnonzero(needed[m:])
-    counts = hint_len[m + kept]
     bounds = np.zeros(len(kept) + 1, dtype=np.int64)
-    np.cumsum(counts, out=bounds[1:])
-    hints = hint_buf[np.repeat(hint_start[m + kept] - bounds[:-1], counts) + np.arange(bounds[-1])]
-    return np.flatnonzero(needed[:m]).tolist(), kept.tolist(), hints, bounds
-
-
-def _deleted_by(formula: list[list[int]], lemmas: list[list[int]], deletions: Deletions) -> np.ndarray:
-    """For each clause, the index of the first clause added after the proof deleted it (the number
-    of clauses when never)."""
-    m, n = len(formula), len(formula) + len(lemmas)
-    gone = np.full(n, n, dtype=np.int64)
-    alive: dict[tuple[int, ...], list[int]] = defaultdict(list)
-    for i, clause in enumerate(formula):
-        alive[tuple(sorted(clause))].append(i)
-    added = 0
-    for before, clause in deletions:
-        for j in range(added, before):
-            alive[tuple(sorted(lemmas[j]))].append(m + j)
-        added = max(added, before)
-        if found := alive.get(tuple(sorted(clause))):
-            gone[found.pop()] = m + before
-    return gone
+    np.cumsum(hint_len[m + kept], out=bounds[1:])
+    return np.flatnonzero(needed[:m]), kept, _gather(hint_buf, hint_start, hint_len, m + kept, bounds), bounds
 
 
 def warm_up() -> None:
-    """Compile the kernel (numba caches it on disk) on the smallest refutation."""
-    trim([[1], [-1]], [[]])
+    """Compile the kernels (numba caches them on disk) on the smallest refutation: decoded from its
+    binary DRAT proof (the empty clause), trimmed, written."""
+    proof = decode(np.array([ord("a"), 0], dtype=np.uint8), from_lists([[1], [-1]]))
+    _, _, hints, bounds = trim(proof)
+    write_lrat(io.BytesIO(), 2, proof.lits[:0], np.zeros(2, dtype=np.int64), hints + 1, bounds)
+
+
+@njit(cache=True)
+def _gather(hint_buf, hint_start, hint_len, clauses, bounds):
+    hints = np.empty(bounds[-1], dtype=np.int32)
+    for t in range(len(clauses)):
+        c = clauses[t]
+        hints[bounds[t]:bounds[t + 1]] = hint_buf[hint_start[c]:hint_start[c] + hint_len[c]]
+    return hints
 
 
 @njit(cache=True)
@@ -102,23 +90,23 @@ def _trim(lits, start, m, n_vars, gone, revive):
     n_clauses = len(start) - 1
     last = n_clauses - 1
     value = np.zeros(n_vars + 1, dtype=np.int8)          # +1 true, -1 false, 0 open
-    reason = np.full(n_vars + 1, -1, dtype=np.int64)
-    position = np.zeros(n_vars + 1, dtype=np.int64)
-    trail = np.zeros(n_vars + 1, dtype=np.int64)
+    reason = np.full(n_vars + 1, -1, dtype=np.int32)
+    position = np.zeros(n_vars + 1, dtype=np.int32)
+    trail = np.zeros(n_vars + 1, dtype=np.int32)
     size = 0
-    head = np.full(2 * n_vars + 2, -1, dtype=np.int64)  # watch lists: a literal's first node
-    nxt = np.full(2 * n_clauses, -1, dtype=np.int64)    # node 2i and 2i + 1 watch clause i
-    root = np.zeros(n_clauses, dtype=np.int64)
+    head = np.full(2 * n_vars + 2, -1, dtype=np.int32)  # watch lists: a literal's first node
+    nxt = np.full(2 * n_clauses, -1, dtype=np.int32)    # node 2i and 2i + 1 watch clause i
+    root = np.zeros(n_clauses, dtype=np.int32)
     needed = np.zeros(n_clauses, dtype=np.bool_)
-    seen = np.full(n_clauses, -1, dtype=np.int64)        # the check that last visited the clause
-    in_lemma = np.full(n_vars + 1, -1, dtype=np.int64)   # the check whose lemma holds the variable
-    hint_start = np.zeros(n_clauses, dtype=np.int64)
-    hint_len = np.zeros(n_clauses, dtype=np.int64)
-    hint_buf = np.empty(1024, dtype=np.int64)
+    seen = np.full(n_clauses, -1, dtype=np.int32)        # the check that last visited the clause
+    in_lemma = np.full(n_vars + 1, -1, dtype=np.int32)   # the check whose lemma holds the variable
+    hint_start = np.zeros(n_clauses, dtype=np.int64)     # (int32 elsewhere: a clause's index, a literal)
+    hint_len = np.zeros(n_clauses, dtype=np.int32)
+    hint_buf = np.empty(1024, dtype=np.int32)
     hint_used = 0
-    stack = np.empty(n_clauses, dtype=np.int64)
-    step_pos = np.empty(n_clauses, dtype=np.int64)
-    step_clause = np.empty(n_clauses, dtype=np.int64)
+    stack = np.empty(n_clauses, dtype=np.int32)
+    step_pos = np.empty(n_clauses, dtype=np.int32)
+    step_clause = np.empty(n_clauses, dtype=np.int32)
 
     conflict = -1
     for i in range(last):
@@ -284,3 +272,84 @@ def _propagate(lits, start, value, reason, position, trail, low, size, head, nxt
             size += 1
             prev, node = node, after
     return -1, size
+
+
+def write_lrat(out: BinaryIO, m: int, lits: np.ndarray, start: np.ndarray, hints: np.ndarray,
+               bounds: np.ndarray, chunk: int = 1 << 16) -> tuple[int, str]:
+    """Writes the LRAT proof of the lemmas (lemma t: id m + t + 1, literals lits[start[t]:start[t + 1]],
+    hints, by id, hints[bounds[t]:bounds[t + 1]]) to `out`, a chunk at a time, each clause deleted
+    after the last lemma that cites it (so the checker's memory holds only the clauses still to be
+    cited). Returns the bytes written and their sha256."""
+    digest, written, n = hashlib.sha256(), 0, len(start) - 1
+    dels, del_bounds = _last_uses(hints, bounds, m + n + 1)
+    for t0 in range(0, n, chunk):
+        t1 = min(n, t0 + chunk)
+        words = start[t1] - start[t0] + bounds[t1] - bounds[t0] + del_bounds[t1] - del_bounds[t0] + 8 * (t1 - t0)
+        buf = np.empty(12 * int(words), dtype=np.uint8)        # a word: at most 11 digits and a sign
+        text = buf[:_lrat_lines(buf, m, lits, start, hints, bounds, dels, del_bounds, t0, t1)].tobytes()
+        out.write(text)
+        digest.update(text)
+        written += len(text)
+    return written, digest.hexdigest()
+
+
+@njit(cache=True)
+def _last_uses(hints, bounds, n_ids):
+    """The ids to delete after each lemma: those it cites last (none after the last lemma)."""
+    n = len(bounds) - 1
+    last = np.full(n_ids, -1, dtype=np.int64)
+    for t in range(n):
+        for k in range(bounds[t], bounds[t + 1]):
+            last[hints[k]] = t
+    del_bounds = np.zeros(n + 1, dtype=np.int64)
+    for ident in range(n_ids):
+        if 0 <= last[ident] < n - 1:
+            del_bounds[last[ident] + 1] += 1
+    del_bounds = np.cumsum(del_bounds)
+    dels = np.empty(del_bounds[-1], dtype=np.int64)
+    fill = del_bounds[:-1].copy()
+    for ident in range(n_ids):
+        t = last[ident]
+        if 0 <= t < n - 1:
+            dels[fill[t]] = ident
+            fill[t] += 1
+    return dels, del_bounds
+
+
+@njit(cache=True, inline="always")
+def _put(buf, at, value, end):
+    """`value` in decimal, then the byte `end`."""
+    if value < 0:
+        buf[at] = 45
+        at += 1
+        value = -value
+    digits, rest = 1, value
+    while rest >= 10:
+        rest //= 10
+        digits += 1
+    for k in range(digits - 1, -1, -1):
+        buf[at + k] = 48 + value % 10
+        value //= 10
+    buf[at + digits] = end
+    return at + digits + 1
+
+
+@njit(cache=True)
+def _lrat_lines(buf, m, lits, start, hints, bounds, dels, del_bounds, t0, t1):
+    at = 0
+    for t in range(t0, t1):
+        at = _put(buf, at, m + t + 1, 32)
+        for k in range(start[t], start[t + 1]):
+            at = _put(buf, at, lits[k], 32)
+        at = _put(buf, at, 0, 32)
+        for k in range(bounds[t], bounds[t + 1]):
+            at = _put(buf, at, hints[k], 32)
+        at = _put(buf, at, 0, 10)
+        if del_bounds[t + 1] > del_bounds[t]:
+            at = _put(buf, at, m + t + 1, 32)
+            buf[at], buf[at + 1] = 100, 32           # "d "
+            at += 2
+            for k in range(del_bounds[t], del_bounds[t + 1]):
+                at = _put(buf, at, dels[k], 32)
+            at = _put(buf, at, 0, 10)
+    return at

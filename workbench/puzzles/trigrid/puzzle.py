@@ -110,7 +110,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                     for s in ("auto", *RACERS_ALONE, "scip", "highs")] + \
                    [BenchCase(self.name, 9, "auto", 600.0, ladder=True, n_stop=N_MAX,
                               label="enigma82 largest N proven in 600 s")] + \
-                   [BenchCase(self.name, 1, "sat:cd195", 600.0, ladder=True, n_stop=10, certify=1800.0,
+                   [BenchCase(self.name, 1, "sat:cd195", 3600.0, ladder=True, n_stop=12, certify=7200.0,
                               label="enigma82 certified lower bounds")] + \
                    [BenchCase(self.name, n, s, 3600.0, store=True, label=SECOND) for n, s in SECONDS_82] + \
                    self.frontier()
@@ -130,7 +130,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                             label="enigma144 N=5, 6: gecode without its sub-grid rows") for n in (5, 6)]
         cases += [BenchCase(self.name, 15, "auto", 600.0, ladder=True, n_stop=N_MAX,
                             label="enigma144 largest N proven in 600 s")]
-        cases += [BenchCase(self.name, 1, "maxsat:cd195+lex", 120.0, ladder=True, n_stop=14, certify=1800.0,
+        cases += [BenchCase(self.name, 1, "maxsat:cd195+lex", 1200.0, ladder=True, n_stop=15, certify=7200.0,
                             label="enigma144 certified lower bounds")]
         cases += [BenchCase(self.name, n, s, 3600.0, store=True, label=SECOND) for n, s in SECONDS_144]
         return cases + self.frontier()
