@@ -196,8 +196,9 @@ def refutation(clauses: list[list[int]], rounds: int = 1) -> Refutation | None:
                           np.zeros(0, dtype=np.int32), no_lemmas)
     core, best, trim_seconds = np.arange(m), None, 0.0
     for _ in range(rounds):
-        formula = from_lists([clauses[i] for i in core])
-        with Solver(name=SAT_SOLVER, bootstrap_with=[clauses[i] for i in core], with_proof=True) as solver:
+        chosen = [clauses[i] for i in core]
+        formula = from_lists(chosen)
+        with Solver(name=SAT_SOLVER, bootstrap_with=chosen, with_proof=True) as solver:
             if solver.solve():
                 return None
             proof = read_solver_proof(solver, formula)

@@ -349,8 +349,7 @@ def _short(st, reach, k, target):
     a sound cut for a search that only asks whether `target` is reachable.
 
     Proof. Let t = min(target, 2k - 1, k + WINDOW) >= k; reaching `target` means placing every m
-    in k..t. Take
-    the cell x where m goes and s0, its sum now. When m goes there its sum is s0 plus the numbers
+    in k..t. Take the cell x where m goes and s0, its sum now. When m goes there its sum is s0 plus the numbers
     placed next to it since now, each in k..m-1 (no ones are left). Two of them would add at least
     2k + 1 > t >= m, so at most one did: either none (x is a *root*: s0 = m, so k <= s0 <= t) or
     exactly one, j (then 1 <= s0 = m - j <= t - k <= k - 1: x is a *small* cell next to j's cell).
