@@ -3,13 +3,11 @@ import itertools
 import random
 
 import drup
-import numpy as np
 import pytest
 from pysat.solvers import Solver
 
 from workbench import lrat
-from workbench.certify import ENCODINGS, at_most_cnf, certify, packing, refutation, trim
-from workbench.drat import from_lists
+from workbench.certify import ENCODINGS, at_most_cnf, certify, check_refutation, packing, refutation
 from workbench.models.core import HittingSet
 from workbench.puzzles import get
 
@@ -33,11 +31,6 @@ def test_drup_rejects_a_proof_that_skips_the_work():
     hs = get("enigma144").build(3, "plain", {}).model
     dimacs = at_most_cnf(hs, 7).to_dimacs()
     assert drup.check_proof_from_strings(dimacs, "0\n").outcome == drup.Outcome.INVALID
-
-
-def test_trim_refuses_a_lemma_that_is_not_rup():
-    with pytest.raises(ValueError):
-        trim(from_lists([[1, 2], [-1, 2]], [[1], []]))
 
 
 def test_cli_certify_stores_the_verdict_and_hash():
@@ -108,19 +101,10 @@ def test_lrat_checker_rejects_broken_proofs():
     dropped = " ".join(words[:cut + 1] + words[cut + 2:])   # its first hint dropped
     broken = "\n".join(lines[:at] + [dropped] + lines[at + 1:])
     assert not lrat.check(formula, broken).valid
-    first_hint = int(lines[0].split()[lines[0].split().index("0") + 1])
+    first = next(line.split() for line in lines if line.split()[1] != "d")
+    first_hint = int(first[first.index("0") + 1])
     flipped = [[-lit for lit in c] if i == first_hint - 1 else c for i, c in enumerate(formula)]
     assert not lrat.check(flipped, text).valid            # a clause the proof uses, changed
-
-
-def test_trim_takes_deleted_clauses_out_of_the_later_checks_only():
-    """Lemma [2] follows from [1, 2] and [-1, 2]: with [1, 2] deleted after it, the proof trims; deleted
-    before it, the lemma is not RUP any more (the checks must not see a deleted clause)."""
-    formula = [[1, 2], [-1, 2], [1, -2], [-1, -2]]
-    kept, used, hints, bounds = trim(from_lists(formula, [[2], []], [(1, [2, 1])]))
-    assert used.tolist() == [0, 1] and hints[:bounds[1]].tolist() == [0, 1] and kept.tolist() == [0, 1, 2, 3]
-    with pytest.raises(ValueError, match="lemma 1 is not RUP"):
-        trim(from_lists(formula, [[2], []], [(0, [2, 1])]))
 
 
 def test_lrat_checker_rejects_a_unit_lemma_it_cannot_derive():
@@ -142,13 +126,36 @@ def test_lrat_checker_rejects_a_unit_lemma_it_cannot_derive():
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_trimmed_refutations_of_random_formulas_check(seed):
-    """Random unsatisfiable 3-CNFs: every trimmed proof passes the LRAT checker."""
+def test_refutations_of_random_formulas_check(seed):
+    """Random unsatisfiable 3-CNFs, some with unit clauses, repeated literals and tautologies among
+    them (CaDiCaL gives a clause it derives while they are added an id among theirs:
+    `Refutation.formula_ids`): every proof passes the LRAT checker, and a satisfiable CNF gives None."""
     rng = random.Random(seed)
     n_vars = rng.randint(20, 70)
     clauses = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, n_vars + 1), 3)] for _ in range(6 * n_vars)]
+    if seed % 2:
+        for at in rng.sample(range(len(clauses)), 5):
+            clauses.insert(at, [rng.choice((1, -1)) * rng.randint(1, n_vars)])
+        clauses[3] = clauses[3] + clauses[3][:1]
+        clauses[5] = clauses[5] + [-clauses[5][0]]
     proof = refutation(clauses)
-    assert proof is not None and lrat.check(clauses, proof.lrat()).valid
+    assert proof is not None and lrat.check(clauses, proof.lines(), proof.formula_ids()).valid
+    assert refutation(clauses[:n_vars // 4]) is None
+
+
+def test_trivial_refutations():
+    """An empty clause needs no proof. Units that clash: CaDiCaL derives [2] from [-1] and [1, 2]
+    while the clauses are added, and the empty clause from [3] and [-3], each taking the next id, so
+    the formula's clauses have ids 1, 2, 3, 5, 7 (`formula_ids`), and the checker accepts the proof."""
+    from pysat.formula import CNF
+
+    checked = check_refutation(refutation([[1, 2], [], [3]]), CNF(from_clauses=[[1, 2], [], [3]]).to_dimacs())
+    assert checked.valid and checked.proof_bytes == 0
+    clauses = [[1, 2], [3], [-1], [-3], [2, 4]]
+    proof = refutation(clauses)
+    assert proof.formula_ids() == [1, 2, 3, 5, 7] and proof.lrat() == "4 2 0 3 1 0\n6 0 2 5 0\n"
+    assert check_refutation(proof, CNF(from_clauses=clauses).to_dimacs()).valid
+    assert not lrat.check(clauses, proof.lines()).valid       # with ids 1..5 the hints point elsewhere
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -166,65 +173,23 @@ def test_certify_weighted_models_against_brute_force(seed):
     assert certify(hs, lightest + 1, 60).verdict == "SATISFIABLE", seed
 
 
-def test_lrat_checker_rejects_a_clause_cited_after_its_deletion(tmp_path):
-    """The written proof deletes each clause after the lemma that cites it last (so every cited id
-    but the empty clause's hints is deleted once); the checker, reading the file line by line,
-    accepts it, and rejects it when a clause goes before a lemma that cites it, or an unknown id goes."""
+def test_lrat_checker_rejects_a_clause_cited_after_its_deletion():
+    """The checker, reading CaDiCaL's proof line by line, accepts it, and rejects it when a clause goes
+    before a lemma that cites it, or a deletion names an unknown id."""
+    from pysat.formula import CNF
+
     hs = get("enigma144").build(6, "plain", {}).model
     formula = [list(c) for c in at_most_cnf(hs, 28).clauses]
-    path = tmp_path / "proof.lrat"
-    with path.open("wb") as out:
-        size, sha = refutation(formula).write_lrat(out)
-    assert size == path.stat().st_size and len(sha) == 64
-    with path.open() as lines:
-        assert lrat.check(formula, lines).valid
-    lines = path.read_text().splitlines()
-    deleted = [int(w) for line in lines if line.split()[1] == "d" for w in line.split()[2:-1]]
-    cited = {int(h) for line in lines[:-1] if line.split()[1] != "d" for h in line.split(" 0 ")[1].split()[:-1]}
-    assert sorted(deleted) == sorted(cited - set(map(int, lines[-1].split(" 0 ")[1].split()[:-1])))
-    at = len(lines) // 2 + (lines[len(lines) // 2].split()[1] == "d")
+    proof = refutation(formula)
+    checked = check_refutation(proof, CNF(from_clauses=formula).to_dimacs())
+    assert checked.valid and checked.lemmas > 100 and len(checked.proof_sha256) == 64
+    lines = proof.lrat().splitlines()
+    assert checked.proof_bytes == sum(len(line) + 1 for line in lines)
+    assert any(line.split()[1] == "d" for line in lines)
+    at = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].split()[1] != "d")
     ident, hint = lines[at].split()[0], lines[at].split(" 0 ")[1].split()[0]
     early = lines[:at] + [f"{int(ident) - 1} d {hint} 0"] + lines[at:]
     verdict = lrat.check(formula, early)
     assert not verdict.valid and verdict.message.startswith(f"line {at + 2}: lemma {ident} does not follow")
     unknown = lines[:at] + [f"{int(ident) - 1} d {int(ident) + 5} 0"] + lines[at:]
     assert lrat.check(formula, unknown).message.startswith(f"line {at + 1}: a deletion names an unknown id")
-
-
-def test_binary_proof_decodes_as_python_sat_reads_it():
-    """CaDiCaL's binary DRAT file, decoded by numba, gives python-sat's text proof clause for clause,
-    the formula's clauses first and each deletion after the lemmas before it."""
-    from pysat.solvers import Solver
-
-    from workbench.drat import read_solver_proof
-
-    formula = [list(c) for c in at_most_cnf(get("enigma82").build(5, "plain", {}).model, 13).clauses]
-    with Solver(name="cadical195", bootstrap_with=formula, with_proof=True) as solver:
-        assert not solver.solve()
-        proof = read_solver_proof(solver, from_lists(formula))
-        text = solver.get_proof()
-    clauses = [proof.lits[proof.start[i]:proof.start[i + 1]].tolist() for i in range(proof.n_clauses)]
-    added = [[int(w) for w in line.split()[:-1]] for line in text if not line.startswith("d")]
-    assert clauses[:len(formula)] == formula and clauses[len(formula):] == added + ([[]] if added[-1] else [])
-    before, dels = 0, []
-    for line in text:
-        if line.startswith("d"):
-            dels.append((before, [int(w) for w in line.split()[1:-1]]))
-        else:
-            before += 1
-    decoded = [(int(proof.del_before[d]), proof.del_lits[proof.del_start[d]:proof.del_start[d + 1]].tolist())
-               for d in range(len(proof.del_before))]
-    assert len(dels) > 100 and decoded == dels
-
-
-def test_binary_drat_by_hand():
-    """'a', 1 as 2, -2 as 5, 130 as 260 (two bytes, low 7 bits first), 0; then 'd' of the same; a
-    clause cut short is refused."""
-    from workbench.drat import decode
-
-    proof = decode(np.array([97, 2, 5, 0x84, 0x02, 0, 100, 2, 5, 0x84, 0x02, 0], dtype=np.uint8), from_lists([[1]]))
-    assert proof.lits.tolist() == [1, 1, -2, 130] and proof.start.tolist() == [0, 1, 4, 4]   # the empty clause added
-    assert proof.del_lits.tolist() == [1, -2, 130] and proof.del_before.tolist() == [1]
-    for cut in ([97, 2], [97, 0x84, 0], [98, 0]):
-        with pytest.raises(ValueError, match="malformed binary DRAT"):
-            decode(np.array(cut, dtype=np.uint8), from_lists([]))

@@ -1,33 +1,30 @@
 """Certified lower bounds for hitting sets: `solve --certify`.
 
 An "optimal k" claim otherwise rests on a solver's word. Here the CNF "every set is hit and at most
-k-1 elements are chosen" (`at_most_cnf`) is refuted by CaDiCaL 1.9.5; its DRUP proof is trimmed
-(untrusted) into an LRAT proof, each lemma with the clauses that derive it, and `lrat.py`, a small
-checker that trusts neither the solver nor the trimming, checks it against the whole CNF. Short
-proofs are checked by `drup` (formally verified) as well. With the checker-verified solution of
-size k, that makes k optimal without trusting any solver.
+k-1 elements are chosen" (`at_most_cnf`) is refuted by CaDiCaL 1.9.5, which writes an LRAT proof
+(each lemma with the clauses that derive it), and `lrat.py`, a small checker that trusts no solver,
+checks it against the whole CNF. Short proofs are checked by `drup` (formally verified) as well.
+With the checker-verified solution of size k, that makes k optimal without trusting any solver.
 """
 from __future__ import annotations
 
 import hashlib
 import io
 import multiprocessing
+import os
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from itertools import combinations
 from typing import Any, BinaryIO
 
-import numpy as np
-
-from .drat import from_lists, read_solver_proof
 from .errors import BadInput
 from .models.core import HittingSet
-from .trim import trim, write_lrat
 
 SAT_SOLVER = "cadical195"
 ENCODINGS = ("regrouped", "seqcounter")
-DRUP_MAX_LEMMAS = 1000       # drup (formally verified) as well up to here: its time grows about quadratically
+DRUP_MAX_BYTES = 100_000     # drup (formally verified) as well for proofs up to here: its time grows quadratically
 
 
 @dataclass
@@ -41,13 +38,11 @@ class Certificate:
     checker: str = "lrat"       # "lrat", or "lrat+drup" when drup checked the proof too
     variables: int = 0
     clauses: int = 0
-    core_clauses: int = 0       # the formula clauses the trimmed proof uses
-    proof_lines: int = 0        # lemmas of the trimmed proof
+    proof_lines: int = 0        # lemmas of the LRAT proof
     proof_bytes: int = 0        # size of the LRAT proof
     cnf_sha256: str = ""
     proof_sha256: str = ""      # of the LRAT proof
     solve_seconds: float = 0.0  # CaDiCaL
-    trim_seconds: float = 0.0   # trimming the proof and writing its hints (untrusted)
     check_seconds: float = 0.0  # the LRAT checker
     drup_seconds: float = 0.0   # drup, when it ran
 
@@ -127,104 +122,120 @@ def at_most_clauses(hs: HittingSet, k: int, top: int, encoding: str = "regrouped
     return clauses, top
 
 
-@dataclass
 class Refutation:
-    """A trimmed refutation of a CNF of `m` clauses: formula clause i has LRAT id i + 1, lemma t id
-    m + t + 1, its literals lits[start[t]:start[t + 1]], its hints (ids) hints[bounds[t]:bounds[t + 1]].
-    Arrays, not lists: the proof of enigma144 N = 14 keeps 772,486 lemmas."""
+    """CaDiCaL's LRAT proof of a CNF of `m` clauses, as it wrote it (text, in a temporary file): a lemma
+    line "id literals 0 hints 0" cites by id the clauses that derive it, a deletion line "id d ids 0"
+    drops clauses. Not trusted: `lrat.py` checks it."""
 
-    m: int
-    used: np.ndarray                # indices of the formula clauses the proof uses
-    lits: np.ndarray
-    start: np.ndarray
-    hints: np.ndarray
-    bounds: np.ndarray
-    trim_seconds: float = 0.0
+    def __init__(self, m: int, file: BinaryIO) -> None:
+        self.m, self.file = m, file
 
-    @property
-    def n_lemmas(self) -> int:
-        return len(self.start) - 1
+    def lines(self) -> Iterator[str]:
+        self.file.seek(0)
+        text = io.TextIOWrapper(self.file, encoding="ascii")  # type: ignore[arg-type]
+        try:
+            for line in text:   # noqa: UP028 (`yield from` would close the wrapper, and so the file)
+                yield line
+        finally:
+            text.detach()
 
-    def write_lrat(self, out: BinaryIO) -> tuple[int, str]:
-        """The LRAT proof, with deletions, into `out`: (its bytes, their sha256)."""
-        return write_lrat(out, self.m, self.lits, self.start, self.hints, self.bounds)
+    def formula_ids(self) -> list[int]:
+        """The ids CaDiCaL gave the formula's clauses: 1..m in order, except that a clause it derives
+        while they are added (a unit's consequence, a clause with a repeated literal shortened) takes
+        the next id, so the formula's are the first m ids that no lemma line holds. Such lemmas come
+        first in the file, so the scan stops at the first lemma above them all."""
+        lemmas: set[int] = set()
+        for line in self.lines():
+            words = line.split(maxsplit=2)
+            if len(words) > 1 and words[1] != "d":
+                lemmas.add(int(words[0]))
+                if int(words[0]) - len(lemmas) >= self.m:
+                    break
+        return [i for i in range(1, self.m + len(lemmas) + 1) if i not in lemmas][:self.m]
 
     def lrat(self) -> str:
-        text = io.BytesIO()
-        self.write_lrat(text)
-        return text.getvalue().decode()
+        self.file.seek(0)
+        return self.file.read().decode()
 
-    def drup(self) -> str:
-        return "".join(" ".join(map(str, self.lits[self.start[t]:self.start[t + 1]].tolist() + [0])) + "\n"
-                       for t in range(self.n_lemmas))
+    def size_and_hash(self) -> tuple[int, str]:
+        self.file.seek(0)
+        digest = hashlib.file_digest(self.file, "sha256")  # type: ignore[arg-type]
+        return self.file.tell(), digest.hexdigest()
 
 
 @dataclass
 class Checked:
-    """What `check_refutation` found: the checker's verdict on the proof it wrote."""
+    """What `check_refutation` found: the checker's verdict on the proof."""
 
     valid: bool
+    lemmas: int
     proof_bytes: int
     proof_sha256: str
     check_seconds: float
 
 
 def check_refutation(refuted: Refutation, dimacs: str) -> Checked:
-    """Writes the LRAT proof to a temporary file, hashing it, and has `lrat.py` check it from there,
-    line by line, against the CNF `dimacs` (neither side holds the whole text: N = 14's was 216 MB)."""
+    """`lrat.py`'s verdict on the proof against the CNF `dimacs`, reading the proof line by line
+    (enigma144 N = 14's is 308 MB), with the proof's size and hash."""
     from . import lrat
 
     formula = lrat.parse_dimacs(dimacs)
-    with tempfile.TemporaryFile() as out:
-        size, sha = refuted.write_lrat(out)
-        out.seek(0)
-        began = time.perf_counter()
-        valid = lrat.check(formula, io.TextIOWrapper(out, encoding="ascii")).valid
-    return Checked(valid, size, sha, time.perf_counter() - began)
+    size, sha = refuted.size_and_hash()
+    began = time.perf_counter()
+    verdict = lrat.check(formula, refuted.lines(), refuted.formula_ids())
+    return Checked(verdict.valid, verdict.lemmas, size, sha, time.perf_counter() - began)
 
 
-def refutation(clauses: list[list[int]], rounds: int = 1) -> Refutation | None:
-    """CaDiCaL's refutation of `clauses`, trimmed, with LRAT hints; None when the clauses are
-    satisfiable. With `rounds` > 1 CaDiCaL runs again on the used clauses while that shortens the
-    proof (measured, enigma144 N = 6: 3244 trimmed lemmas, then 1332, then 1159)."""
+def refutation(clauses: list[list[int]]) -> Refutation | None:
+    """CaDiCaL's refutation of `clauses` with its LRAT hints (its `lrat` option: it writes each
+    lemma's chain as it learns it, so nothing is trimmed afterwards); None when satisfiable."""
+    import pysolvers  # python-sat's extension module
     from pysat.solvers import Solver
 
-    m = len(clauses)
-    no_lemmas = np.zeros(1, dtype=np.int64)
-    if [] in clauses:
-        return Refutation(m, np.array([clauses.index([])]), np.zeros(0, dtype=np.int32), no_lemmas,
-                          np.zeros(0, dtype=np.int32), no_lemmas)
-    core, best, trim_seconds = np.arange(m), None, 0.0
-    for _ in range(rounds):
-        chosen = [clauses[i] for i in core]
-        formula = from_lists(chosen)
-        with Solver(name=SAT_SOLVER, bootstrap_with=chosen, with_proof=True) as solver:
-            if solver.solve():
-                return None
-            proof = read_solver_proof(solver, formula)
-        t0 = time.perf_counter()
-        used, kept, hints, bounds = trim(proof)
-        trim_seconds += time.perf_counter() - t0
-        if best is not None and len(kept) >= best.n_lemmas:
-            break
-        k = proof.m
-        ident = np.zeros(proof.n_clauses, dtype=np.int32)      # local index to LRAT id
-        ident[:k] = core + 1
-        ident[k + kept] = m + 1 + np.arange(len(kept))
-        sizes = proof.start[k + kept + 1] - proof.start[k + kept]
-        starts = np.zeros(len(kept) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=starts[1:])
-        lits = proof.lits[np.repeat(proof.start[k + kept] - starts[:-1], sizes) + np.arange(starts[-1])]
-        del proof
-        best = Refutation(m, core[used], lits, starts, ident[hints], bounds)
-        core = best.used
-    if best is not None:
-        best.trim_seconds = trim_seconds
-    return best
+    if [] in clauses:                           # needs no proof
+        return Refutation(len(clauses), tempfile.TemporaryFile())
+    with Solver(name=SAT_SOLVER) as solver:
+        cadical = solver.solver
+        cadical.configure({"lrat": 1, "binary": 0})
+        traced = tempfile.TemporaryFile()
+        cadical.prfp = pysolvers.cadical195_tracepr(cadical.cadical, traced)
+        cadical.prfile = traced     # the solver closes it once its proof is traced
+        for clause in clauses:
+            solver.add_clause(clause)
+        if solver.solve():
+            return None
+        proof = os.fdopen(os.dup(traced.fileno()), "rb")   # outlives the solver, which closes its file
+    return Refutation(len(clauses), proof)
+
+
+def drup_check(formula: list[list[int]], refuted: Refutation) -> bool:
+    """drup's verdict (formally verified) on the lemmas the proof needs, against the formula clauses
+    they need: both found backwards from the empty clause through the hints. For short proofs only."""
+    import drup
+
+    lemmas: dict[int, tuple[list[int], list[int]]] = {}
+    for line in refuted.lines():
+        words = line.split()
+        if len(words) > 1 and words[1] != "d":
+            numbers = [int(w) for w in words]
+            cut = numbers.index(0, 1)
+            lemmas[numbers[0]] = numbers[1:cut], numbers[cut + 1:-1]
+    by_id = dict(zip(refuted.formula_ids(), formula))
+    needed, core, todo = set(), set(), [next(i for i, (lits, _) in lemmas.items() if not lits)]
+    while todo:
+        ident = todo.pop()
+        if ident in by_id:
+            core.add(ident)
+        elif ident not in needed:
+            needed.add(ident)
+            todo.extend(lemmas[ident][1])
+    top = max((abs(lit) for c in formula for lit in c), default=0)
+    cnf = "".join(" ".join(map(str, by_id[i] + [0])) + "\n" for i in sorted(core))
+    steps = "".join(" ".join(map(str, lemmas[i][0] + [0])) + "\n" for i in sorted(needed))
+    return drup.check_proof_from_strings(f"p cnf {top} {len(core)}\n{cnf}", steps).outcome == drup.Outcome.VALID
 
 
 def _refute_and_check(hs: HittingSet, k: int, encoding: str) -> Certificate:
-    import drup
     from pysat.formula import CNF
 
     cnf = at_most_cnf(hs, k - 1, encoding)
@@ -233,20 +244,17 @@ def _refute_and_check(hs: HittingSet, k: int, encoding: str) -> Certificate:
                        cnf_sha256=hashlib.sha256(dimacs.encode()).hexdigest())
     t0 = time.perf_counter()
     refuted = refutation([list(c) for c in cnf.clauses])
+    cert.solve_seconds = time.perf_counter() - t0
     if refuted is None:
-        cert.verdict, cert.solve_seconds = "SATISFIABLE", time.perf_counter() - t0
+        cert.verdict = "SATISFIABLE"
         return cert
-    cert.trim_seconds = refuted.trim_seconds
-    cert.solve_seconds = time.perf_counter() - t0 - refuted.trim_seconds
-    cert.core_clauses, cert.proof_lines = len(refuted.used), refuted.n_lemmas
     checked = check_refutation(refuted, dimacs)     # the whole CNF, as hashed above
-    cert.proof_bytes, cert.proof_sha256 = checked.proof_bytes, checked.proof_sha256
+    cert.proof_bytes, cert.proof_sha256, cert.proof_lines = checked.proof_bytes, checked.proof_sha256, checked.lemmas
     cert.check_seconds = checked.check_seconds
     valid = checked.valid
-    if valid and 0 < refuted.n_lemmas <= DRUP_MAX_LEMMAS:
-        core = CNF(from_clauses=[cnf.clauses[i] for i in refuted.used]).to_dimacs()   # a subset of the CNF
+    if valid and 0 < checked.lemmas and checked.proof_bytes <= DRUP_MAX_BYTES:
         t2 = time.perf_counter()
-        valid = drup.check_proof_from_strings(core, refuted.drup()).outcome == drup.Outcome.VALID
+        valid = drup_check(CNF(from_string=dimacs).clauses, refuted)
         cert.drup_seconds, cert.checker = time.perf_counter() - t2, "lrat+drup"
     cert.verdict = "VALID" if valid else "INVALID"
     return cert

@@ -276,8 +276,7 @@ def _print_run(run: pipeline.Run, puzzle: Puzzle, show_drawing: bool = True) -> 
     cert = r.certificate
     if cert:
         out.print(f"certificate: no solution below {cert.lower_bound}: {cert.verdict} "
-                  f"(CaDiCaL refutes {cert.clauses} clauses; its trimmed proof uses {cert.core_clauses} "
-                  f"of them in {cert.proof_lines} lemmas, "
+                  f"(CaDiCaL refutes {cert.clauses} clauses in {cert.proof_lines} lemmas, "
                   f"checked by {cert.checker} in {cert.check_seconds + cert.drup_seconds:.1f} s; "
                   f"proof sha256 {cert.proof_sha256 or '-'})")
     if run.published is not None:
@@ -561,8 +560,7 @@ def cmd_journals(args) -> int:
 def cmd_compile(args) -> int:
     """Numba's on-disk cache is not safe against two processes compiling the same function at once
     (a crash, numba issue 10128): compiled here first, every later process only loads it."""
-    entries = dict.fromkeys([f.warm_up for p in available() for f in p.formulations if f.warm_up]
-                            + ["workbench.trim:warm_up"])       # --certify's proof trimmer
+    entries = dict.fromkeys(f.warm_up for p in available() for f in p.formulations if f.warm_up)
     for entry in entries:
         watch = time.perf_counter()
         warm_up(entry)

@@ -1,14 +1,14 @@
 """A small LRAT proof checker (the RUP part of LRAT): the trusted step of `--certify` for proofs
 too long for `drup`.
 
-It trusts neither the SAT solver nor the trimming that wrote the hints. Each lemma names the
+It trusts neither the SAT solver nor whatever wrote the hints. Each lemma names the
 clauses (by id) that, in that order, become unit or false once the lemma's literals are set false;
 the checker propagates exactly those and accepts the lemma only on a conflict. A lemma accepted so
 follows from the clauses before it, so deriving the empty clause refutes the formula. Time is linear
 in the proof's size (drup's grows about quadratically: it searches for the units itself).
 A deletion line ("<id> d <ids> 0") drops clauses: the checker forgets them, so a proof that cites
 one afterwards fails, and its memory holds only the clauses still to be cited. The proof is read a
-line at a time (a file, say). RAT steps (negative hints) are not accepted: the trimmed proofs need none.
+line at a time (a file, say). RAT steps (negative hints) are not accepted: CaDiCaL's proofs need none.
 """
 from __future__ import annotations
 
@@ -46,13 +46,16 @@ def parse_dimacs(text: str) -> list[list[int]]:
     return clauses
 
 
-def check(formula: list[list[int]], proof: str | Iterable[str]) -> LratVerdict:
+def check(formula: list[list[int]], proof: str | Iterable[str], ids: Iterable[int] | None = None) -> LratVerdict:
     """VALID (`valid` True) when the proof's lemmas, each checked against its hints, end in the empty
-    clause; clause ids 1..len(formula) are the formula's, in order. `proof`: the text or its lines."""
-    clauses: dict[int, list[int]] = {i + 1: c for i, c in enumerate(formula)}
+    clause. The formula's clauses have ids 1..len(formula), in order, or `ids` (distinct) when given;
+    a lemma's id must be new and above the lemma's before it. `proof`: the text or its lines."""
+    clauses: dict[int, list[int]] = dict(zip(range(1, len(formula) + 1) if ids is None else ids, formula, strict=True))
+    if len(clauses) != len(formula):
+        return LratVerdict(False, "two formula clauses share an id")
     if any(not c for c in formula):
         return LratVerdict(True, "the formula holds the empty clause")
-    last, count = len(formula), 0
+    taken, last, count = set(clauses), 0, 0
     for number, line in enumerate(proof.splitlines() if isinstance(proof, str) else proof, 1):
         texts = line.split()
         if len(texts) > 1 and texts[1] == "d":
@@ -64,8 +67,8 @@ def check(formula: list[list[int]], proof: str | Iterable[str]) -> LratVerdict:
         if not words:
             continue
         ident, rest = words[0], words[1:]
-        if ident <= last or 0 not in rest:
-            return LratVerdict(False, f"line {number}: id {ident} not increasing, or no 0 after the literals")
+        if ident <= last or ident in taken or 0 not in rest:
+            return LratVerdict(False, f"line {number}: id {ident} not new and increasing, or no 0 after the literals")
         cut = rest.index(0)
         lits, hints = rest[:cut], rest[cut + 1:]
         if not hints or hints[-1] != 0:

@@ -370,7 +370,7 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
 
 
 def certificate(clauses: list[list[int]]) -> dict[str, Any]:
-    """CaDiCaL's refutation of `clauses`, trimmed, checked by the LRAT checker (lrat.py) against
+    """CaDiCaL's refutation of `clauses`, checked by the LRAT checker (lrat.py) against
     exactly these clauses, whose DIMACS text's hash it keeps with the proof's size."""
     from pysat.formula import CNF
 
