@@ -66,3 +66,15 @@ def test_a_handed_back_part_keeps_its_target_through_the_journal():
         _part_in(_part_out(part) | {"target": -3})
     with pytest.raises(ValueError, match="a part is"):
         _part_in(_part_out(part) | {"goal": 3})
+
+
+def test_solve_takes_the_target():
+    """`solve stones --n 3 --target T`: T = a(3) gives the optimum with its board, proven; T = a(3) + 1
+    proves a(3) < T (bound a(3)) without claiming the board it found."""
+    from workbench import api
+
+    at = api.solve("stones", 3, solver="search", target=PUBLISHED[3], time_limit=120)
+    assert (at.status, at.value, at.verified) == ("optimal", PUBLISHED[3], True)
+    above = api.solve("stones", 3, solver="search", target=PUBLISHED[3] + 1, time_limit=120)
+    assert above.status == "feasible" and above.bound == PUBLISHED[3] and above.value < PUBLISHED[3]
+    assert "no board reaches 29: proven" in above.result.message

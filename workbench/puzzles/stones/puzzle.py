@@ -42,6 +42,10 @@ class StonesParams(Params):
     hint: str | None = option(None, "model backends: a start board, a JSON file holding [[row, col, value], ...] "
                                     "(or a `solve --json` record)", applies=MODELS)
     cut: int | None = option(None, "exact search: the depth at which it splits into tasks", int, applies=EXACT)
+    target: int | None = option(None, "exact search: search to the end only boards that can still reach TARGET "
+                                      "(a best >= TARGET is a(n), proven; none found proves a(n) < TARGET); "
+                                      "from a board of value L, TARGET = L proves a(n) with a board", int,
+                                applies=EXACT)
     width: int = option(200000, "record hunt: the largest beam width (fresh runs double from 10^4 up to it)",
                         applies=HUNT)
     lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
@@ -62,6 +66,8 @@ class StonesParams(Params):
             raise BadInput("stones: --box must be between 2 and 40")
         if self.top is not None and not 2 <= self.top <= 400:
             raise BadInput("stones: --top must be between 2 and 400")
+        if self.target is not None and not 2 <= self.target <= 400:
+            raise BadInput("stones: --target must be between 2 and 400")
         if not 100 <= self.width <= 10_000_000:
             raise BadInput("stones: --width must be between 100 and 10000000")
         if self.lookahead != 0 and not 10 <= self.lookahead <= 100_000:
@@ -170,6 +176,9 @@ class StonesPuzzle(Puzzle[StonesParams]):
         cases = [BenchCase(self.name, 1, "search", 3600.0, ladder=True, n_stop=5,
                            label="native exact search ladder (a(5) < 1 h is the goal)")]
         cases += [BenchCase(self.name, n, "search", 3600.0, label=f"scale-out: exact search a({n})") for n in (4, 5)]
+        cases += [BenchCase(self.name, n, "search", 3600.0, params=params,
+                            label="exact search, target prune off and on") for n, target in ((4, 39), (5, 50))
+                  for params in ({}, {"target": target})]
         cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
                             label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",

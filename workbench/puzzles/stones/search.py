@@ -188,13 +188,15 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     assert n is not None
     cut = default_cut(n) if params.cut is None else params.cut
     settings = Settings.of(options, options.time_limit)
-    out = search(n, settings, options.seed, cut, report)
+    out = search(n, settings, options.seed, cut, report, target=params.target or 0)
     board = out.witness or []
     if not board and out.best == 1:
         board = [[0, 0, 1]]             # no 2 can be placed: a lone one is the whole board
+    below = params.target and out.bound == params.target - 1
     return replace(out, witness=board, count=0,
                    message=f"{out.positions:,} positions, {out.tasks} tasks cut at {cut}"
-                           + ("" if out.complete else " (time limit: incomplete)"))
+                           + ("" if out.complete else f" (no board reaches {params.target}: proven)" if below
+                              else " (time limit: incomplete)"))
 
 
 def projection(n: int, cut: int, sample: int, seconds: float, per_task: float, seed: int = 0,
