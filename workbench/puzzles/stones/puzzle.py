@@ -177,8 +177,8 @@ class StonesPuzzle(Puzzle[StonesParams]):
                            label="native exact search ladder (a(5) < 1 h is the goal)")]
         cases += [BenchCase(self.name, n, "search", 3600.0, label=f"scale-out: exact search a({n})") for n in (4, 5)]
         cases += [BenchCase(self.name, n, "search", 3600.0, params=params,
-                            label="exact search, target prune off and on") for n, target in ((4, 39), (5, 50))
-                  for params in ({}, {"target": target})]
+                            label=f"exact search, target prune {'on' if params else 'off'}")
+                  for n, target in ((4, 39), (5, 50)) for params in ({}, {"target": target})]
         cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
                             label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
