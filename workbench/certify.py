@@ -236,14 +236,12 @@ def drup_check(formula: list[list[int]], refuted: Refutation) -> bool:
 
 
 def _refute_and_check(hs: HittingSet, k: int, encoding: str) -> Certificate:
-    from pysat.formula import CNF
-
     cnf = at_most_cnf(hs, k - 1, encoding)
-    dimacs = cnf.to_dimacs()
-    cert = Certificate(k, "", encoding, variables=cnf.nv, clauses=len(cnf.clauses),
+    dimacs, clauses = cnf.to_dimacs(), [list(c) for c in cnf.clauses]
+    cert = Certificate(k, "", encoding, variables=cnf.nv, clauses=len(clauses),
                        cnf_sha256=hashlib.sha256(dimacs.encode()).hexdigest())
     t0 = time.perf_counter()
-    refuted = refutation([list(c) for c in cnf.clauses])
+    refuted = refutation(clauses)
     cert.solve_seconds = time.perf_counter() - t0
     if refuted is None:
         cert.verdict = "SATISFIABLE"
@@ -254,7 +252,7 @@ def _refute_and_check(hs: HittingSet, k: int, encoding: str) -> Certificate:
     valid = checked.valid
     if valid and 0 < checked.lemmas and checked.proof_bytes <= DRUP_MAX_BYTES:
         t2 = time.perf_counter()
-        valid = drup_check(CNF(from_string=dimacs).clauses, refuted)
+        valid = drup_check(clauses, refuted)
         cert.drup_seconds, cert.checker = time.perf_counter() - t2, "lrat+drup"
     cert.verdict = "VALID" if valid else "INVALID"
     return cert
