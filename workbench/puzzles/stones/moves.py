@@ -22,6 +22,7 @@ MAXL = 160                     # search levels (numbers placed + merges)
 MAXM = 4096                    # moves per level
 MAXC = 256                     # cells per board
 MAXS = 2048                    # largest neighbour sum kept in a bucket
+OCCUPIED = 1 << 24             # added to the sum of an occupied cell, or one _short has reached
 CAP = 128                      # cells per bucket
 QUEUE = 8192                   # cells in _short's queue
 WINDOW = 10                    # _short looks at most this far past k (a(4): 3.5% more positions, 30% less time)
@@ -79,26 +80,29 @@ def _bucket_move(sm, pos, bk, bn, q, s_new):
 
 
 @njit(cache=True, inline="always")
-def _put(st, p, v, sign):
+def _put(st, p, v, sign, blocks=True):
     """Add (sign=1) or remove (sign=-1) value v at cell p of the board st = (b, sm, pl, pos, bk, bn),
     keeping neighbour sums, blocks and the buckets of empty cells by sum (so the cells with a wanted
-    sum are found without a scan)."""
+    sum are found without a scan). `_tail`, which places no ones, leaves the blocks alone
+    (blocks=False): its moves are undone in reverse, so they are right again when it returns."""
     b, sm, pl, pos, bk, bn = st
-    s = sm[p]
-    if sign < 0:
+    if sign > 0:
+        s = sm[p]
+        _bucket_move(sm, pos, bk, bn, p, 0)
+        sm[p] = s + OCCUPIED
+        b[p] = v
+    else:
+        s = sm[p] - OCCUPIED
         b[p] = 0
         sm[p] = 0
-    _bucket_move(sm, pos, bk, bn, p, s if sign < 0 else 0)
-    sm[p] = s
-    if sign > 0:
-        b[p] = v
+        _bucket_move(sm, pos, bk, bn, p, s)
     for d in range(8):
         q = p + OFF[d]
-        if b[q] == 0:
+        if sm[q] < OCCUPIED:
             _bucket_move(sm, pos, bk, bn, q, sm[q] + sign * v)
         else:
             sm[q] += sign * v
-        if v >= 2:
+        if blocks and v >= 2:
             pl[q] += sign
 
 
@@ -316,7 +320,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
                 leaf = True
                 for d in range(8):
                     q = p + OFF[d]
-                    if b[q] == 0 and sm[q] == 1:
+                    if sm[q] == 1:
                         leaf = False
                         break
                 if leaf:
@@ -325,12 +329,12 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
             col = p % W
             if row < MARGIN or row >= H - MARGIN or col < MARGIN or col >= HALF - MARGIN or L >= MAXL - 2:
                 return best, nbest, nodes, ERR_EDGE
-            _put(st, p, v, 1)
+            _put(st, p, v, 1, False)
             if v > best:
                 best = v
                 nbest = _snapshot(b, whole, 0, best_cells)
             if target > 0 and _short(st, reach, v + 1, target):
-                _put(st, p, v, -1)
+                _put(st, p, v, -1, False)
                 continue
             L += 1
             ncand[L] = bn[v + 1]
@@ -339,7 +343,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
         else:
             L -= 1
             if L >= 0:
-                _put(st, cand[L, idx[L] - 1], k0 + L, -1)
+                _put(st, cand[L, idx[L] - 1], k0 + L, -1, False)
     return best, nbest, nodes, 0
 
 
@@ -360,52 +364,68 @@ def _short(st, reach, k, target):
     The numbers k..d go on distinct cells of dist <= d, and roots of equal sum take only that one
     number, so for every d in k..t the small cells of dist <= d plus the distinct root sums <= d
     must number at least d - k + 1 (Hall's condition on the prefixes). When one prefix fails the
-    board cannot place t, hence not `target`. Once d - k + 1 is met for d = t every later prefix
-    is met too, so the scan stops there. Anything out of room answers False (no cut).
+    board cannot place t, hence not `target`. The scan stops early once the small cells found by d,
+    with the distinct root sums, meet every later prefix (`later`). Anything out of room answers
+    False (no cut).
+
+    Cost: a check costs about as much as a position, so it reads each cell once: a reached small
+    cell is marked by adding OCCUPIED to its sum (taken off at the end), which also keeps it out of
+    the one test `1 <= sum <= t - d` that finds the small neighbours.
     """
-    b, sm, _, _, bk, bn = st
-    dist, seen, qc, qn, head = reach
+    _, sm, _, _, bk, bn = st
+    later, seen, qc, qn, head = reach
     t = min(target, 2 * k - 1, k + WINDOW)
     if t < k:
         return False
+    if bn[k] == 0:                      # the prefix k..k: only a root of sum k takes k
+        return True
     small = t - k
-    head[:small + 1] = -1               # head[d - k]: the queue entries of dist d, linked by qn
+    head[:small + 1] = -1               # head[d - k]: the small cells queued at dist d, linked by qn
+    roots = 0                           # later[i]: the most small cells any prefix past k + i still lacks
+    for i in range(small + 1):
+        roots += bn[k + i] > 0
+        later[i] = i + 1 - roots
+    most = -1
+    for i in range(small, -1, -1):
+        lack = later[i]
+        later[i] = most
+        most = max(most, lack)
     nq = 0
-    for s in range(k, t + 1):
-        for i in range(bn[s]):
-            nq = _push(qc, qn, head, nq, bk[s, i], s - k)
     nseen = 0
     have = 0
+    roots = 0
     short = False
     for d in range(k, t + 1):
-        root = False
+        for i in range(bn[d]):          # the roots of sum d (dist d; never small, so never queued)
+            c = bk[d, i]
+            for j in range(8):
+                q = c + OFF[j]
+                if 1 <= sm[q] <= t - d:
+                    nq = _push(qc, qn, head, nq, q, d + sm[q] - k)
         e = head[d - k]
         while e >= 0 and nq >= 0:
             c = qc[e]
             e = qn[e]
-            if dist[c] != 0:
+            if sm[c] >= OCCUPIED:       # reached already, at a lower dist
                 continue
-            dist[c] = d
+            sm[c] += OCCUPIED
             seen[nseen] = c
             nseen += 1
-            if sm[c] <= small:
-                have += 1
-            else:
-                root = True
+            have += 1
             for j in range(8):
                 q = c + OFF[j]
-                if b[q] == 0 and 1 <= sm[q] <= small and dist[q] == 0 and d + sm[q] <= t and nq >= 0:
+                if 1 <= sm[q] <= t - d:
                     nq = _push(qc, qn, head, nq, q, d + sm[q] - k)
         if nq < 0:                      # out of room: no cut
             break
-        have += root
-        if have < d - k + 1:
+        roots += bn[d] > 0
+        if have + roots < d - k + 1:
             short = True
             break
-        if have > t - k:
+        if have >= later[d - k]:        # the roots of sums past d fill every later prefix
             break
     for i in range(nseen):
-        dist[seen[i]] = 0
+        sm[seen[i]] -= OCCUPIED
     return short
 
 
@@ -462,14 +482,14 @@ def _cost(t, m):
 @njit(cache=True)
 def _workspace():
     """The board (values, sums, blocks, bucket positions, buckets, bucket sizes), the per-level move
-    lists (type, cell, mask, orientation) and _tail's workspace (with _short's: dist by cell, the
-    cells it set, its queue's cells and links, the queue's heads by level)."""
+    lists (type, cell, mask, orientation) and _tail's workspace (with _short's: what later prefixes
+    lack, the cells it marked, its queue's cells and links, the queue's heads by level)."""
     board = (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32))
     moves = (np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32),
              np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32))
-    reach = (np.zeros(H * W, dtype=np.int32), np.empty(H * W, dtype=np.int32), np.empty(QUEUE, dtype=np.int32),
+    reach = (np.empty(WINDOW + 1, dtype=np.int32), np.empty(H * W, dtype=np.int32), np.empty(QUEUE, dtype=np.int32),
              np.empty(QUEUE, dtype=np.int32), np.empty(MAXS, dtype=np.int32))
     walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64),
             reach)
@@ -481,8 +501,8 @@ def _borrowed(ws):
     """The workspace as views without reference counts (search.compiled.borrowed): the kernels pass
     its arrays to a helper at every position, and numba's atomic reference counts on those calls
     took most of the search's time. The caller keeps `ws` alive."""
-    (b, sm, pl, pos, bk, bn), (mt, mp, mm, mo), (cand, ncand, idx, (dist, seen, qc, qn, head)) = ws
+    (b, sm, pl, pos, bk, bn), (mt, mp, mm, mo), (cand, ncand, idx, (later, seen, qc, qn, head)) = ws
     return ((borrowed(b), borrowed(sm), borrowed(pl), borrowed(pos), borrowed(bk), borrowed(bn)),
             (borrowed(mt), borrowed(mp), borrowed(mm), borrowed(mo)),
             (borrowed(cand), borrowed(ncand), borrowed(idx),
-             (borrowed(dist), borrowed(seen), borrowed(qc), borrowed(qn), borrowed(head))))
+             (borrowed(later), borrowed(seen), borrowed(qc), borrowed(qn), borrowed(head))))
