@@ -51,6 +51,7 @@ HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut 
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
 POOLED = 3                             # sizes cuts.drop_pooled spreads for the children's test (0: off)
+POOLED_ONE_UPTO = 32                   # below that, one size pooled is faster (pooled_for)
 
 
 @njit(cache=True, inline="always")
@@ -331,13 +332,22 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
     return _search(pl, threshold, rules, deadline, prefixes, settings)
 
 
+def pooled_for(n: int) -> int:
+    """The pooled sizes the exact search uses by default at n. Measured (one pinned core, a(n) from
+    a(n) + 1, docs/notes/squares.md): one size is 1.07-1.17x faster than three at n = 28..32, the
+    gain shrinking with n as three sizes cut more positions; above 32 three stay (a(34), a(35) and
+    the journaled proofs ran with three, and one was not measured there)."""
+    return 1 if n <= POOLED_ONE_UPTO else POOLED
+
+
 def exact(n: int, margin: int, threshold: int, counting: bool, deadline: Deadline, settings: Settings,
           on_better: Callable[[Outcome[list[Placement]]], None] | None = None,
-          pooled: int = POOLED) -> Outcome[list[Placement]]:
+          pooled: int | None = None) -> Outcome[list[Placement]]:
     """The exact (or counting) search of the whole board under `threshold`: cut into many more
-    tasks than cores, journaled and run where `settings` say, the bound shared as it improves."""
+    tasks than cores, journaled and run where `settings` say, the bound shared as it improves.
+    `pooled` None: pooled_for(n)."""
     pl = exact_placements(n, margin)
-    rules = _rules(pl, counting, pooled=pooled)
+    rules = _rules(pl, counting, pooled=pooled_for(n) if pooled is None else pooled)
     return _search(pl, threshold, rules, deadline, EXACT_PREFIXES, settings, (n, margin), on_better)
 
 

@@ -10,7 +10,7 @@ from ...search.outcome import Outcome, Progress
 from ...search.tasks import Settings
 from ...search.threads import use_threads
 from .beam import beam
-from .dfs import exact, search
+from .dfs import exact, pooled_for, search
 from .heuristics import upper_bound
 from .kernel import Placements
 from .model import Placement, square_matches
@@ -71,13 +71,14 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
         return Outcome(ub, solution_json(n, margin, found), complete=False, message=f"heuristic bound ({how})")
 
     settings = Settings.of(options)
+    pooled = pooled_for(n) if params.pooled is None else params.pooled
     out = exact(n, margin, ub, counting, deadline, settings, lambda part: report(
-        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)), params.pooled)
+        Outcome(part.best, solution_json(n, margin, part.witness or []), complete=False)), pooled)
     if out.best is not None and out.witness:
         found = out.witness
     best = out.best if out.best is not None else ub
     sol = solution_json(n, margin, found)
-    searched = f"{out.positions:,} positions searched (pooled {params.pooled})"
+    searched = f"{out.positions:,} positions searched (pooled {pooled})"
     if not found:                             # --bound B, and nothing cheaper than B found
         if out.complete:
             return Outcome(positions=out.positions,           # infeasible: the proof that a(n) >= ub
