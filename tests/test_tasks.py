@@ -386,12 +386,12 @@ def test_stones_on_a_local_dask_cluster_gives_the_answer_and_counters_of_threads
 
 def test_squares_all_killed_halfway_resumes_to_the_uninterrupted_count(tmp_path):
     """`solve squares --n 24 --all` killed partway, then rerun: 6 optimal solutions of 340 matches
-    and exactly 1,013,080 positions, what an uninterrupted run gives (on 1 or 2 threads alike; 6,291,299
-    with --pooled 0)."""
+    and exactly 2,157,875 positions, what an uninterrupted run gives (on 1 or 2 threads alike; one size
+    pooled, the default at n = 24; 1,013,080 with --pooled 3, 6,291,299 with --pooled 0)."""
     record = killed_a_third_of_the_way_then_rerun(["solve", "squares", "--n", "24", "--solver", "search", "--all"],
                                                   tmp_path)
     assert (record["objective"], record["count"], record["status"], record["verified"]) == (340, 6, "optimal", True)
-    assert "1,013,080 positions searched" in record["message"], record["message"]
+    assert "2,157,875 positions searched" in record["message"], record["message"]
 
 
 def test_squares_on_a_local_dask_cluster_counts_what_threads_count(tmp_path):
