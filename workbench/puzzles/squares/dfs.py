@@ -51,7 +51,7 @@ HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut 
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
 POOLED = 3                             # sizes cuts.drop_pooled spreads for the children's test (0: off)
-POOLED_ONE_UPTO = 32                   # below that, one size pooled is faster (pooled_for)
+POOLED_ONE_UPTO = 33                   # below that, one size pooled is faster (pooled_for)
 
 
 @njit(cache=True, inline="always")
@@ -334,9 +334,9 @@ def search(pl: Placements, threshold: int, counting: bool = False, greedy_upto: 
 
 def pooled_for(n: int) -> int:
     """The pooled sizes the exact search uses by default at n. Measured (one pinned core, a(n) from
-    a(n) + 1, docs/notes/squares.md): one size is 1.07-1.17x faster than three at n = 28..32, the
-    gain shrinking with n as three sizes cut more positions; above 32 three stay (a(34), a(35) and
-    the journaled proofs ran with three, and one was not measured there)."""
+    a(n) + 1, docs/notes/squares.md): one size is 1.07-1.17x faster than three at n = 28..33; above
+    33 three stay (a(34), a(35) and the journaled proofs ran with three, and one was not measured
+    there)."""
     return 1 if n <= POOLED_ONE_UPTO else POOLED
 
 

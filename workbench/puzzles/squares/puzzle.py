@@ -39,7 +39,7 @@ class SquaresParams(Params):
                            "from the heuristics' bound (0: the heuristics); B is part of the journal's key",
                         applies=EXACT)
     pooled: int | None = option(None, "native exact search: sizes whose placements are pooled to cut a board's "
-                                      "children before they are laid (0: off; default 1 up to n = 32, 3 above; "
+                                      "children before they are laid (0: off; default 1 up to n = 33, 3 above; "
                                       "its figures: docs/squares.md)", parse=int, applies=EXACT)
 
     def validate(self) -> None:
