@@ -51,7 +51,7 @@ HEURISTIC_PREFIXES = 256               # a heuristic's restricted search is cut 
 EXACT_PREFIXES = 2048                  # the exact search's: many more than 16 cores, so the tail is short
 PREFIXES_A_TASK = 4                    # prefixes a task holds at the least (shuffled: fewer, evener tasks)
 POOLED = 3                             # sizes cuts.drop_pooled spreads for the children's test (0: off)
-POOLED_ONE_UPTO = 33                   # below that, one size pooled is faster (pooled_for)
+POOLED_ONE_UPTO = 33                   # up to this n (included) one size pooled is faster (pooled_for)
 
 
 @njit(cache=True, inline="always")
