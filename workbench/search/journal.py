@@ -169,6 +169,7 @@ class Ledger:
 
 TASK_FIELDS = {"kind", "task", "best", "witness", "count", "positions", "complete", "seconds", "finished", "commit",
                "machine", "bound", "parts"}
+EXAMPLES = "examples"       # a task row's optional field: every solution of its best, when the search keeps them
 IMPORT_FIELDS = {"kind", "tasks", "rechecked", "origin", "finished", "commit", "machine"}
 
 
@@ -186,7 +187,7 @@ def _stamp(body: dict[str, Any]) -> tuple[str, str, str]:
 
 def _task_row(body: dict[str, Any], codec: Codec, total: int, maximise: bool) -> Row:
     """One task row decoded, its types and ranges checked, its witness measured by the checker."""
-    if set(body) != TASK_FIELDS:
+    if set(body) - {EXAMPLES} != TASK_FIELDS:
         raise ValueError(f"a task row with the fields {sorted(body)}")
     task = integer(body["task"], "task", 0, total)
     best = None if body["best"] is None else integer(body["best"], "best", -2**62, 2**62)
@@ -210,10 +211,24 @@ def _task_row(body: dict[str, Any], codec: Codec, total: int, maximise: bool) ->
     parts = body["parts"]
     if not isinstance(parts, list):
         raise ValueError(f"task {task}: parts is not a list")
-    outcome = Outcome(best, witness, integer(body["count"], "count"), integer(body["positions"], "positions"), True,
-                      1, maximise)
+    examples = tuple(_examples(body.get(EXAMPLES, []), codec, best, task))
+    count = integer(body["count"], "count")
+    if examples and len(examples) != count:
+        raise ValueError(f"task {task}: {len(examples)} examples for a count of {count}")
+    outcome = Outcome(best, witness, count, integer(body["positions"], "positions"), True, 1, maximise,
+                      examples=examples)
     return Row(task, outcome, {total + i: codec.part_in(p) for i, p in enumerate(parts)}, float(seconds), bound,
                *_stamp(body))
+
+
+def _examples(raw: Any, codec: Codec, best: int | None, task: int) -> list[Any]:
+    """A row's examples decoded, each worth the row's best by the checker."""
+    if not isinstance(raw, list):
+        raise ValueError(f"task {task}: examples is not a list")
+    examples = [codec.witness_in(x) for x in raw]
+    if codec.value is not None and any(codec.value(x) != best for x in examples):
+        raise ValueError(f"task {task}: an example is not worth the row's best {best} by the checker")
+    return examples
 
 
 def read_rows(db: sqlite3.Connection, key_text: str, codec: Codec, secret: bytes) -> Ledger:
@@ -281,7 +296,9 @@ def disagreement(row: Row, again: Outcome[Any], codec: Codec, proven: set[int]) 
     checks = [("complete", said.complete, seen.complete), ("parts", *parts)]
     if exact or said.best is not None:
         checks += [("best", said.best, seen.best), ("count", said.count, seen.count),
-                   ("witness value", measured(said), measured(seen))]
+                   ("witness value", measured(said), measured(seen)),
+                   ("examples", [codec.witness_out(x) for x in said.examples],
+                    [codec.witness_out(x) for x in seen.examples])]
     if exact:
         checks.append(("positions", said.positions, seen.positions))
     else:
@@ -371,7 +388,8 @@ class Journal:
                       "positions": int(outcome.positions), "complete": bool(outcome.complete),
                       "seconds": round(seconds, 6),
                       "bound": None if outcome.bounds is None else [int(b) for b in outcome.bounds],
-                      "parts": [self.codec.part_out(part) for _, part in sorted((parts or {}).items())]})
+                      "parts": [self.codec.part_out(part) for _, part in sorted((parts or {}).items())]}
+                     | ({EXAMPLES: [self.codec.witness_out(x) for x in outcome.examples]} if outcome.examples else {}))
 
     def imported(self, tasks: int, rechecked: int, origin: list[str]) -> str:
         """Record that `tasks` rows from elsewhere were trusted after `rechecked` of them were searched

@@ -2,9 +2,9 @@
 it into a workbench Result (and a reported one into an incumbent), so no search imports solvers/.
 
 A search that is split into tasks (threads today, machines with the scale-out) reduces the tasks'
-outcomes with `merge`: the better value wins with its witness, equal values add their counts,
-positions add up, and the whole is complete only if every part is. Outcome() with complete=True is
-the neutral element (nothing searched, nothing missed).
+outcomes with `merge`: the better value wins with its witness, equal values add their counts
+(and join their examples), positions add up, and the whole is complete only if every part is.
+Outcome() with complete=True is the neutral element (nothing searched, nothing missed).
 """
 from __future__ import annotations
 
@@ -59,12 +59,13 @@ class Outcome(Generic[W]):
         if self.maximise != other.maximise:
             raise ValueError("cannot merge a maximisation with a minimisation")
         if other.beats(self):
-            first, count = other, other.count
+            first, count, examples = other, other.count, other.examples
         elif self.beats(other):
-            first, count = self, self.count
+            first, count, examples = self, self.count, self.examples
         else:
-            first, count = (self if self.found or not other.found else other), self.count + other.count
-        return replace(first, count=count, positions=self.positions + other.positions,
+            first = self if self.found or not other.found else other
+            count, examples = self.count + other.count, self.examples + other.examples
+        return replace(first, count=count, examples=examples, positions=self.positions + other.positions,
                        complete=self.complete and other.complete, tasks=self.tasks + other.tasks, parts=())
 
     @staticmethod

@@ -26,7 +26,7 @@ from ...search.bits import popcount
 from ...search.compiled import borrowed, canonical_codes, clock, transform
 from ...search.deadline import NEVER, Deadline
 from ...search.outcome import Outcome
-from ...search.symmetry import at_origin
+from ...search.symmetry import at_origin, canonical
 from .moves import (
     CA,
     CLOCK_EVERY,
@@ -47,6 +47,7 @@ from .moves import (
     _edge_ok,
     _gen,
     _grow,
+    _keep,
     _place,
     _put,
     _shuffle,
@@ -71,7 +72,9 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
     those boards out, since their own searches count them as their first. With target > 0, boards
     with no ones left and one group that cannot reach `target` are not searched below (moves._short).
-    out = (best_cells, frontier, stats). Returns (best value, cells in best board, frontier count);
+    out = (best_cells, frontier, stats, found): with room in `found` every board that places `target`
+    is kept there (moves._keep: header [cells, value], then the cells), the count in stats[3].
+    Returns (best value, cells in best board, frontier count);
     stats[0] += positions visited, stats[1] = error code, stats[2] = 1 if the deadline stopped it,
     2 if the cap did (and the deadline did not).
     """
@@ -79,7 +82,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     b, sm, pl, pos, bk, bn = st
     mt, mp, mm, mo = moves
     cut, floor, budget, deadline, cap, target = limits
-    best_cells, frontier, stats = borrowed(out[0]), borrowed(out[1]), borrowed(out[2])
+    best_cells, frontier, stats, found = borrowed(out[0]), borrowed(out[1]), borrowed(out[2]), borrowed(out[3])
     masks = (borrowed(masks[0]), borrowed(masks[1]), borrowed(masks[2]), borrowed(masks[3]))
     ncell = cells.shape[0]
     bb = np.empty((2, 4), dtype=np.int64)
@@ -94,6 +97,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
         _grow(bb, 1 if cells[i, 0] % W >= HALF else 0, cells[i, 0])
         top = max(top, cells[i, 1])
     best = max(floor, top)
+    lim = min(best, target - 1) if found.shape[0] > 0 else best     # a board above lim is kept
     nbest = _snapshot(b, bb, hasb, best_cells) if top > floor else 0
     nm = np.zeros(MAXL, dtype=np.int64)
     idx = np.zeros(MAXL, dtype=np.int64)
@@ -183,9 +187,11 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 kk[L + 1] = k + 1
                 rr[L + 1] = rr[L] - popcount(m)
                 pend[L + 1] = -1
-                if k > best:
-                    best = k
-                    nbest = _snapshot(b, bb, hasb, best_cells)
+                if k > lim:
+                    lim = _keep(b, bb, hasb, k, target, found, stats)
+                    if k > best:
+                        best = k
+                        nbest = _snapshot(b, bb, hasb, best_cells)
             nodes += 1
             L += 1
             if L >= MAXL - 1:
@@ -205,9 +211,10 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 nm[L] = 0
             elif cut == 0 and rr[L] == 0 and hasb == 0 and pend[L] < 0:
                 best, nb, n, err = _tail(st, walk, kk[L], best, best_cells,
-                                         max(1, budget - nodes) if budget > 0 else 0, target)
+                                         max(1, budget - nodes) if budget > 0 else 0, target, found, stats)
                 if nb > 0:
                     nbest = nb
+                lim = min(best, target - 1) if found.shape[0] > 0 else best
                 nodes += n
                 nm[L] = 0
             else:
@@ -244,15 +251,15 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
 
 
 @njit(cache=True, nogil=True)
-def _run_chunk(front, tasks, masks, deadline, cap, target, board, stats, rest):
+def _run_chunk(front, tasks, masks, deadline, cap, target, board, stats, rest, found):
     """Search the frontier boards front[tasks] (one thread's chunk, without the GIL); the best
     board goes to `board`. After `cap` positions in all (cap > 0) the rest of the work goes to
     `rest` as frontier boards: the moves not yet tried below the board being searched, then the
     boards not started. Returns (best value, its cell count, boards in rest); stats as in _dfs,
-    and stats[1] = ERR_REST if `rest` had no room for them."""
+    and stats[1] = ERR_REST if `rest` had no room for them; `found` as in _dfs."""
     ws = _workspace()
     cells = np.empty((MAXC, 2), dtype=np.int64)
-    out = (cells, rest, stats)
+    out = (cells, rest, stats, found)
     best_here, nb_here, nrest = 0, 0, 0
     for j in range(len(tasks)):
         f = front[tasks[j]]
@@ -278,26 +285,35 @@ def _run_chunk(front, tasks, masks, deadline, cap, target, board, stats, rest):
 
 
 REST = 4096               # room for the boards a capped task hands back
+FOUND = 4096              # room for the boards that reach the target in one chunk, when counting
 
 
-def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline,
-              cap: int = 0, target: int = 0) -> tuple[Outcome[list[list[int]]], np.ndarray]:
+def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline, cap: int = 0, target: int = 0,
+              count: bool = False) -> tuple[Outcome[list[list[int]]], np.ndarray]:
     """The best board below the frontier boards front[tasks], complete unless the deadline cut it
     short; and the rest of the work as frontier boards when the cap on positions (cap > 0) cut it
     short (the outcome covers all the rest does not). With a target (> 0) the search skips boards
     that provably cannot reach it (moves._short): the best is exact when it is >= target, and below
-    it only says that nothing >= target is there. Raises RuntimeError when the search's fixed limits
-    were exceeded."""
-    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
+    it only says that nothing >= target is there. With `count`, every board of the best value is kept
+    when it reaches the target, up to the 8 symmetries: the outcome's examples (canonical, sorted)
+    and their number.
+    Raises RuntimeError when the search's fixed limits were exceeded."""
+    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(4, dtype=np.int64)
     rest = np.empty((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)   # zeroing 17 MB a chunk cost 20%
-    found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest)
+    kept = np.empty((FOUND if count and target > 0 else 0, 1 + MAXC, 2), dtype=np.int64)
+    found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest, kept)
     if stats[1]:
         raise RuntimeError(f"search limits exceeded (code {stats[1]})")
+    if stats[3] > len(kept):
+        raise RuntimeError(f"more than {len(kept)} boards reach the target in one chunk: too many to keep")
+    boards = sorted({tuple(map(tuple, canonical(_board(f[1:1 + f[0, 0]])))) for f in kept[:stats[3]]
+                     if nb and f[0, 1] == found})             # the boards of the best value, up to symmetry
     rows = 2 + int(rest[:nrest, 0, 0].max(initial=0))
     handed_back = rest[:nrest if stats[2] == 2 else 0, :rows].copy()
     handed_back[np.arange(rows) >= 2 + handed_back[:, :1, 0]] = 0      # past each board's cells
-    return (Outcome(int(found) if nb else None, _board(board[:nb]) if nb else None, positions=int(stats[0]),
-                    complete=stats[2] != 1, tasks=len(tasks), maximise=True), handed_back)
+    return (Outcome(int(found) if nb else None, _board(board[:nb]) if nb else None, count=len(boards),
+                    positions=int(stats[0]), complete=stats[2] != 1, tasks=len(tasks), maximise=True,
+                    examples=tuple([list(cell) for cell in b] for b in boards)), handed_back)
 
 
 @njit(cache=True, nogil=True)
@@ -307,7 +323,7 @@ def _below(cells, k0, r0, budget, masks, out, stats):
     board's result does not depend on the thread or on what ran before."""
     np.random.seed(SHUFFLE_SEED)
     best, nb, _ = _dfs(_workspace(), cells, k0, r0, 0, (0, k0 - 1, budget, math.inf, 0, 0), masks,
-                       (out, np.empty((0, 2, 2), dtype=np.int64), stats))
+                       (out, np.empty((0, 2, 2), dtype=np.int64), stats, np.empty((0, 1, 2), dtype=np.int64)))
     return best, nb
 
 
@@ -324,7 +340,7 @@ def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[in
     cells = np.array(sorted((((r - r2 + CA // W) * W + c - c2 + CA % W, v) for r, c, v in board),
                             key=lambda t: t[1]), dtype=np.int64)
     ones = sum(v == 1 for _, _, v in board)
-    out, stats = np.empty((MAXC, 2), dtype=np.int64), np.zeros(3, dtype=np.int64)
+    out, stats = np.empty((MAXC, 2), dtype=np.int64), np.zeros(4, dtype=np.int64)
     best, nb = _below(cells, k + 1, n - ones, max(1, budget), MASKS, out, stats)
     if stats[1]:
         return Outcome(k, complete=False, maximise=True)
@@ -341,14 +357,15 @@ def frontier(n: int, cut: int, deadline: Deadline = NEVER) -> tuple[np.ndarray |
     """The boards just after placing `cut` (tasks; None when the deadline passes first), and the
     outcome of the search above the cut (its best board; complete: it covers nothing below)."""
     cells = np.empty((MAXC, 2), dtype=np.int64)
-    stats = np.zeros(3, dtype=np.int64)
+    stats = np.zeros(4, dtype=np.int64)
     empty = np.empty((0, 2), dtype=np.int64)
     probe = np.empty((0, 2, 2), dtype=np.int64)
+    nothing = np.empty((0, 1, 2), dtype=np.int64)         # no boards kept
     front = probe
     for _ in range(2):        # count the boards, then store them
         stats[:] = 0
         limits = (cut, 0, 0, deadline.at, 0, 0)
-        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, limits, MASKS, (cells, front, stats))
+        best, nb, count = _dfs(_workspace(), empty, 2, n, 0, limits, MASKS, (cells, front, stats, nothing))
         if stats[1]:
             raise RuntimeError(f"search limits exceeded (code {stats[1]})")
         above = Outcome(int(best), _board(cells[:nb]) if nb else None, positions=int(stats[0]),

@@ -285,14 +285,31 @@ def _snapshot(b, bb, hasb, out):
     return n
 
 
+@njit(cache=True, inline="always")
+def _keep(b, bb, hasb, v, target, found, stats):
+    """A board of value v above the search's limit: when counting (room in `found`) and v reaches
+    the target, it is written there (stats[3] counts them, past the room too) and the limit stays
+    below the target; otherwise the limit becomes v. Returns the new limit."""
+    if found.shape[0] > 0 and v >= target:
+        i = stats[3]
+        if i < found.shape[0]:
+            found[i, 0, 0] = _snapshot(b, bb, hasb, found[i, 1:])
+            found[i, 0, 1] = v
+        stats[3] = i + 1
+        return target - 1
+    return v
+
+
 @njit(cache=True)
-def _tail(st, walk, k0, best, best_cells, budget, target):
+def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
     """The bulk of the tree: no ones left and one group, so number k goes exactly on a cell of sum k.
 
     A lean loop for this case; a child whose successor cannot be placed (no cell of sum k + 1 now,
     and no neighbour of sum 1 that it would lift to k + 1) is counted without being placed.
     With target > 0 a placed number whose board cannot reach the target (_short) is taken back
     at once, counted, not searched below. walk = (cand, ncand, idx, reach) is its workspace.
+    With room in `found` (the count of optimal boards), every board that places `target` is kept
+    there (_keep), not only the first: the leaf test then looks below the target, not the best.
     Returns (best, cells in the best board or 0, positions, error code).
     """
     b, sm, _, _, bk, bn = st
@@ -304,6 +321,8 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
     whole[0, 3] = HALF - 1
     nbest = 0
     nodes = 0
+    counting = found.shape[0] > 0
+    lim = min(best, target - 1) if counting else best     # a board above lim is kept
     ncand[0] = bn[k0]
     cand[0, :bn[k0]] = bk[k0, :bn[k0]]
     idx[0] = 0
@@ -316,7 +335,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
             idx[L] += 1
             v = k0 + L
             nodes += 1
-            if v <= best and bn[v + 1] == 0:
+            if v <= lim and bn[v + 1] == 0:
                 leaf = True
                 for d in range(8):
                     q = p + OFF[d]
@@ -330,9 +349,11 @@ def _tail(st, walk, k0, best, best_cells, budget, target):
             if row < MARGIN or row >= H - MARGIN or col < MARGIN or col >= HALF - MARGIN or L >= MAXL - 2:
                 return best, nbest, nodes, ERR_EDGE
             _put(st, p, v, 1, False)
-            if v > best:
-                best = v
-                nbest = _snapshot(b, whole, 0, best_cells)
+            if v > lim:
+                lim = _keep(b, whole, 0, v, target, found, stats)
+                if v > best:
+                    best = v
+                    nbest = _snapshot(b, whole, 0, best_cells)
             if target > 0 and _short(st, reach, v + 1, target):
                 _put(st, p, v, -1, False)
                 continue

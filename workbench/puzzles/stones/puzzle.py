@@ -46,6 +46,8 @@ class StonesParams(Params):
                                       "(a best >= TARGET is a(n), proven; none found proves a(n) < TARGET); "
                                       "from a board of value L, TARGET = L proves a(n) with a board", int,
                                 applies=EXACT)
+    all: bool = option(False, "exact search: count the optimal boards up to symmetry (with --target a(n): "
+                              "each board that places it, every one checked)", applies=EXACT)
     width: int = option(200000, "record hunt: the largest beam width (fresh runs double from 10^4 up to it)",
                         applies=HUNT)
     lookahead: int = option(300, "record hunt: the first lookahead beam's width (later ones double, to 8 times it); "
@@ -68,6 +70,8 @@ class StonesParams(Params):
             raise BadInput("stones: --top must be between 2 and 400")
         if self.target is not None and not 2 <= self.target <= 400:
             raise BadInput("stones: --target must be between 2 and 400")
+        if self.all and self.target is None:
+            raise BadInput("stones: --all counts the boards that reach --target: give it (a(n))")
         if not 100 <= self.width <= 10_000_000:
             raise BadInput("stones: --width must be between 100 and 10000000")
         if self.lookahead != 0 and not 10 <= self.lookahead <= 100_000:

@@ -66,6 +66,7 @@ class Chunk:
     indices: np.ndarray
     cap: int = SPLIT_AFTER
     target: int = 0
+    count: bool = False
 
     def boards(self) -> tuple[np.ndarray, np.ndarray]:
         front, _ = tasks_of(self.n, self.cut)
@@ -80,6 +81,7 @@ class Part:
     front: np.ndarray
     cap: int = SPLIT_AFTER
     target: int = 0
+    count: bool = False
 
     def boards(self) -> tuple[np.ndarray, np.ndarray]:
         return self.front, np.arange(len(self.front))
@@ -90,8 +92,9 @@ def run_task(task: Chunk | Part, stop_at: float) -> Outcome[Board]:
     once); after `task.cap` positions the rest comes back as parts of CHUNK boards. `stop_at` is a
     time.time() instant (inf: no limit)."""
     front, indices = task.boards()
-    out, rest = run_chunk(front, indices, Deadline.at_wall(stop_at), task.cap, task.target)
-    return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap, task.target) for i in range(0, len(rest), CHUNK)))
+    out, rest = run_chunk(front, indices, Deadline.at_wall(stop_at), task.cap, task.target, task.count)
+    return replace(out, parts=tuple(Part(rest[i:i + CHUNK], task.cap, task.target, task.count)
+                                    for i in range(0, len(rest), CHUNK)))
 
 
 def _board_in(raw: Any) -> Board:
@@ -100,14 +103,17 @@ def _board_in(raw: Any) -> Board:
 
 
 def _part_out(part: Part) -> dict[str, Any]:
-    return {"front": part.front.tolist(), "cap": part.cap} | ({"target": part.target} if part.target else {})
+    return ({"front": part.front.tolist(), "cap": part.cap} | ({"target": part.target} if part.target else {})
+            | ({"count": True} if part.count else {}))
 
 
 def _part_in(raw: Any) -> Part:
     """A handed-back part from a journal, each board checked against the kernel's limits before it
     is searched: the compiled kernel indexes its arrays with these numbers unchecked."""
-    if not isinstance(raw, dict) or not {"front", "cap"} <= set(raw) <= {"front", "cap", "target"}:
-        raise ValueError("a part is {front, cap} or {front, cap, target}")
+    if not isinstance(raw, dict) or not {"front", "cap"} <= set(raw) <= {"front", "cap", "target", "count"}:
+        raise ValueError("a part is {front, cap} with a target and a count flag or not")
+    if raw.get("count", True) is not True:
+        raise ValueError("a part's count flag is not true")
     front = np.array(raw["front"], dtype=object)
     if front.ndim != 3 or not 0 < len(front) <= CHUNK or not 2 < front.shape[1] <= 2 + MAXC or front.shape[2] != 2:
         raise ValueError(f"a part's boards have the shape {front.shape}")
@@ -122,7 +128,8 @@ def _part_in(raw: Any) -> Part:
     inside = (rows >= MARGIN) & (rows < H - MARGIN) & (cols >= MARGIN) & (cols < W - MARGIN)
     if (used & ~(inside & (values >= 1) & (values < MAXS))).any():
         raise ValueError("a part's board has a cell out of range")
-    return Part(front, integer(raw["cap"], "cap"), integer(raw.get("target", 0), "target", below=MAXS))
+    return Part(front, integer(raw["cap"], "cap"), integer(raw.get("target", 0), "target", below=MAXS),
+                "count" in raw)
 
 
 def _value(n: int, board: Board) -> int:
@@ -139,7 +146,8 @@ def codec(n: int) -> Codec:
 
 
 def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | None = None,
-           report: Progress | None = None, split_after: int = SPLIT_AFTER, target: int = 0) -> Outcome[Board]:
+           report: Progress | None = None, split_after: int = SPLIT_AFTER, target: int = 0,
+           count: bool = False) -> Outcome[Board]:
     """Exhaustive search for a(n): the largest number reachable with n ones (n <= 8). The tasks are
     chunks of the shuffled frontier (task sizes vary a lot: shuffled small chunks finish together)
     on the task layer's threads or cluster; a task hands the rest of its work back after
@@ -147,7 +155,9 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     With a target (> 0) only boards that can still reach it are searched to the end: a best >= target
     is a(n), proven; below it the search proves a(n) < target (bound target - 1), and its best is
     only a board found on the way (complete, and so proven, when it is target - 1). The use: a board
-    of value L from the hunt, then target L + 1."""
+    of value L from the hunt, then target L + 1. With `count` (and a target) the outcome also holds
+    every board of the best value up to symmetry, when the best reaches the target: count and
+    examples (the use: target a(n) counts the optimal boards while it proves a(n))."""
     if not 1 <= n <= 8:
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     settings = settings or Settings(journal=False, quiet=True)
@@ -159,9 +169,11 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     if front is None:                   # the deadline came before the tasks were made
         return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
-    chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after, target) for i in range(0, len(order), CHUNK)]
+    if count and not target > cut:
+        raise ValueError("counting the best boards needs a target above the cut")
+    chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after, target, count) for i in range(0, len(order), CHUNK)]
     params = {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after} | \
-        ({"target": target} if target else {})
+        ({"target": target} if target else {}) | ({"count": True} if count else {})
     split = Split("stones", params, chunks, run_task, maximise=True, codec=codec(n))
 
     def better(part: Outcome[Board]) -> None:
@@ -172,6 +184,9 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     out = tasks.run(split, replace(settings, time_limit=left), above, better)
     if target and out.complete and (out.best or 0) < target - 1:
         return replace(out, complete=False, bound=target - 1)
+    if count:       # tasks may meet the same board in other orientations: one of each
+        distinct = tuple(sorted({tuple(map(tuple, b)): b for b in out.examples}.values()))
+        return replace(out, count=len(distinct), examples=distinct)
     return out
 
 
@@ -184,17 +199,22 @@ def warm_up() -> None:
 def solve(n: int | None, params: Any, options: Options, report: Progress,
           question: Question = OPTIMISE) -> Outcome[Board]:
     """The exact method: exhaustive (n <= 8), the proof is the complete enumeration. (The record hunt,
-    hunt/, is the other method.)"""
+    hunt/, is the other method.) With --all the optimal boards are counted up to symmetry, each one
+    replayed by the checker first."""
     assert n is not None
     cut = default_cut(n) if params.cut is None else params.cut
     settings = Settings.of(options, options.time_limit)
-    out = search(n, settings, options.seed, cut, report, target=params.target or 0)
+    out = search(n, settings, options.seed, cut, report, target=params.target or 0, count=params.all)
     board = out.witness or []
     if not board and out.best == 1:
         board = [[0, 0, 1]]             # no 2 can be placed: a lone one is the whole board
     below = params.target and out.bound == params.target - 1
-    return replace(out, witness=board, count=0,
+    counted = params.all and out.complete and out.best is not None and out.best >= params.target
+    if counted and any(_value(n, b) != out.best for b in out.examples):
+        raise RuntimeError("the checker rejects a counted board")
+    return replace(out, witness=board, count=out.count if counted else 0, examples=(),
                    message=f"{out.positions:,} positions, {out.tasks} tasks cut at {cut}"
+                           + (f", {out.count} optimal boards up to symmetry" if counted else "")
                            + ("" if out.complete else f" (no board reaches {params.target}: proven)" if below
                               else " (time limit: incomplete)"))
 

@@ -90,7 +90,7 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
         if journal:
             journal.close(finished=left == 0)
     return Outcome(total.best, total.witness, total.count, total.positions, total.complete and left == 0,
-                   len(work), split.maximise)
+                   len(work), split.maximise, examples=total.examples)
 
 
 def _recheck(split: Split, work: list[Any], ledger: Ledger, journal: Journal, pool: cf.Executor,
