@@ -183,6 +183,9 @@ class StonesPuzzle(Puzzle[StonesParams]):
         cases += [BenchCase(self.name, n, "search", 3600.0, params=params,
                             label=f"exact search, target prune {'on' if params else 'off'}")
                   for n, target in ((4, 39), (5, 50)) for params in ({}, {"target": target})]
+        cases += [BenchCase(self.name, n, "search", 3600.0, params={"target": best, "all": True},
+                            label="exact search, a(n) proven with its optimal boards counted (--all)")
+                  for n, best in ((4, 38), (5, 49))]
         cases += [BenchCase(self.name, n, "cpsat", 600.0, formulation="position",
                             label="cpsat, position model (box-free for n <= 4)") for n in (2, 3, 4)]
         cases += [BenchCase(self.name, n, solver, 300.0, params={"box": DEFAULT_BOX[n]}, formulation="max",
