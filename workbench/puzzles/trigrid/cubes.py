@@ -13,14 +13,15 @@ probe 0 the split is the tiles': the grid is tiled with up-pointing sub-triangle
 REGION_SIDE (the regions, the tile nearest the centre first), and the cubes
 are every assignment of region 0 that spoils the shapes lying wholly inside it (any other
 assignment leaves such a shape whole), BATCH a task. Either way a task refutes its cubes one after
-the other in one CaDiCaL under assumptions; past SPLIT_AFTER conflicts it hands back the cubes it
-has not refuted, halved, or a lone cube split by every such assignment of the next region (a
-partition of the cube again). `covers` checks that cubes cover the space by a SAT call on their
-negation, `certify` with checked LRAT proofs. The budgets are in conflicts, not seconds, and each
-task starts a fresh solver, so the tasks and their counters are the same on every machine, in every
-order and after every resume. The tasks share the best cost found (Split.shares_best): a cube
-refutes "a board cheaper than the best so far inside me"; one that finds such a board descends
-inside itself, as `sat` does (with a probe of its own at that bound).
+the other in one CaDiCaL under assumptions; past its budget of conflicts (SPLIT_AFTER for the tiles,
+SEEDED_SPLIT_AFTER for the probe's cubes) it hands back the cubes it has not refuted, halved, or a
+lone cube split in two on the probe's next most active match (a seeded cube), or by every such
+assignment of the next region (a tile's; a partition of the cube again). `covers` checks that cubes
+cover the space by a SAT call on their negation, `certify` with checked LRAT proofs. The budgets are
+in conflicts, not seconds, and each task starts a fresh solver, so the tasks and their counters are
+the same on every machine, in every order and after every resume. The tasks share the best cost
+found (Split.shares_best): a cube refutes "a board cheaper than the best so far inside me"; one that
+finds such a board descends inside itself, as `sat` does (with a probe of its own at that bound).
 
 Why this split, measured in conflicts against the whole call on the same CNF (docs/notes/trigrid.md,
 section 11; scripts/trigrid_cube_splits.py): fixing matches barely eases a counting refutation, so
@@ -55,12 +56,14 @@ from .puzzle import N_MAX, TriGridParams
 SAT_SOLVER = "cd195"
 REGION_SIDE = 2             # the regions' side: sub-triangles of 9 matches
 BATCH = 26                  # cubes a task refutes in one solver (415 cubes: 16 tasks)
-SPLIT_AFTER = 2_000_000     # conflicts after which a task hands back what it has not refuted
+SPLIT_AFTER = 2_000_000     # conflicts after which a task of the tiles hands back what it has not refuted
+SEEDED_SPLIT_AFTER = 40_000_000     # the same for a seeded cube: its conflicts are lost when it hands back
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
 PROBE = 100_000             # conflicts of the whole call whose short lemmas seed every cube (0: the tiles alone)
 ACTIVE = 1                  # the probe's most active matches split on: 2 ** ACTIVE cubes, a task each
+RANKED = 32                 # the probe's most active matches kept: a seeded cube handed back splits on the next
 LEMMA_MAX = 10              # the longest of the probe's lemmas a cube's solver is given
 
 Cube = tuple[int, ...]      # the fixed literals
@@ -77,6 +80,7 @@ class Probe(NamedTuple):
     lemmas: tuple[Cube, ...]
     conflicts: int
     removed: frozenset[int]
+    ranked: tuple[int, ...] = ()
 
 
 @lru_cache(maxsize=4)
@@ -153,7 +157,8 @@ def probed(shapes: tuple[str, ...], n: int, below: int, probe: int) -> Probe:
         answer, spent = solver.solve_limited(), solver.accum_stats()["conflicts"]
         seen, live = read_proof(solver.get_proof(), matches)
         removed = frozenset(lit - 1 for lit in solver.get_model() if 0 < lit <= matches) if answer else frozenset()
-    return Probe(answer, tuple(v for v, _ in seen.most_common(ACTIVE)), live, spent, removed)
+    ranked = tuple(v for v, _ in seen.most_common(RANKED))
+    return Probe(answer, ranked[:ACTIVE], live, spent, removed, ranked)
 
 
 def read_proof(lines: list[str], matches: int, fixed: Cube = ()) -> tuple[Counter[int], tuple[Cube, ...]]:
@@ -220,14 +225,27 @@ def run_task(task: Task, stop_at: float, best: int) -> Outcome[Board]:
                 if time.time() >= stop_at:
                     return Outcome(complete=False, positions=spent)
                 rest = list(cubes[i:])
-                parts = batches(shapes, n, split_after, probe, level + 1, refine(shapes, n, level, rest[0])) \
-                    if len(rest) == 1 else [(shapes, n, split_after, probe, level, tuple(half), None)
-                                            for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
+                parts = _further(task, rest[0], below) if len(rest) == 1 else \
+                    [(shapes, n, split_after, probe, level, tuple(half), None)
+                     for half in (rest[:len(rest) // 2], rest[len(rest) // 2:])]
                 return _outcome(found, best, spent, tuple(parts))
             if answer:
                 chosen = {lit - 1 for lit in solver.get_model() if 0 < lit <= len(grid(n).matches)}
                 below, found = len(chosen), (len(chosen), removed_board(n, chosen))
     return _outcome(found, best, spent, ())
+
+
+def _further(task: Task, cube: Cube, below: int) -> list[Task]:
+    """A lone cube its task could not refute, split again: a seeded cube in two, on the first match
+    of the probe's ranking it does not fix (a task each: measured, halving on activity costs far
+    less than the tiles' 415-way split, 1.4x against 16x); a tile's cube, or a seeded one past the
+    ranking, by every assignment of the next region that spoils its shapes."""
+    shapes, n, split_after, probe, level, _, _ = task
+    fixed = {abs(lit) for lit in cube}
+    ranked = [v for v in probed(shapes, n, below, probe).ranked if v not in fixed] if probe else []
+    if ranked:
+        return [(shapes, n, split_after, probe, level, (cube + (lit,),), None) for lit in (ranked[0], -ranked[0])]
+    return batches(shapes, n, split_after, probe, level + 1, refine(shapes, n, level, cube))
 
 
 def _seeds(task: Task, below: int) -> tuple[bool, tuple[Cube, ...]]:
@@ -317,12 +335,15 @@ def descend(shapes: tuple[str, ...], n: int, stop_at: float, report: Progress) -
 
 
 def search(n: int, shapes: tuple[str, ...], settings: Settings, report: Progress,
-           split_after: int = SPLIT_AFTER, probe: int = PROBE) -> Outcome[Board]:
+           split_after: int | None = None, probe: int = PROBE) -> Outcome[Board]:
     """The descent to a good board, then its refutation: the probe, then the cubes on the task
     layer; complete when the probe or every cube refuted it (or a cube gave a board it refuted
-    below). probe 0: the tiles' cubes alone, BATCH a task."""
+    below). probe 0: the tiles' cubes alone, BATCH a task. split_after: a task's budget of
+    conflicts before it hands back (SEEDED_SPLIT_AFTER after a probe, else SPLIT_AFTER)."""
     from ...certify import packing_bound
 
+    if split_after is None:
+        split_after = SEEDED_SPLIT_AFTER if probe else SPLIT_AFTER
     stop_at = math.inf if settings.time_limit is None else time.time() + settings.time_limit
     cost, board, spent = descend(shapes, n, stop_at, report)
     if cost <= packing_bound(hitting_set(shapes, n)):
