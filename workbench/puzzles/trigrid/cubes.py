@@ -61,7 +61,9 @@ SEEDED_SPLIT_AFTER = 40_000_000     # the same for a seeded cube: its conflicts 
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
-PROBE = 100_000             # conflicts of the whole call whose short lemmas seed every cube (0: the tiles alone)
+PROBE = 400_000             # conflicts of the whole call whose short lemmas seed every cube (0: the tiles alone):
+# it also descends, and enigma82 N = 11 needs 325k and 153k for its last two boards (cubes made above the
+# optimum descend again in each task: 7.9M conflicts with 100k against 3.5M for the whole refutation)
 ACTIVE = 1                  # the probe's most active matches split on: 2 ** ACTIVE cubes, a task each
 RANKED = 32                 # the probe's most active matches kept: a seeded cube handed back splits on the next
 LEMMA_MAX = 10              # the longest of the probe's lemmas a cube's solver is given
