@@ -148,7 +148,7 @@ class TriGridPuzzle(Puzzle[TriGridParams]):
                [BenchCase(self.name, n, s, 1800.0, formulation=f, label=CUBES, race=False)
                 for n in CUBE_CASES[self.name] for s, f in (("search", "cubes"), ("sat:cd195", None))] + \
                [BenchCase(self.name, n, "search", 36000.0, formulation="cubes", label=CUBES_FRONTIER, race=False)
-                for n in {"enigma144": (15,), "enigma82": (11, 12)}[self.name]]
+                for n in {"enigma144": (15, 16), "enigma82": (11, 12)}[self.name]]
 
 
 class Enigma144(TriGridPuzzle):
