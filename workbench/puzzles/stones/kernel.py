@@ -48,6 +48,7 @@ from .moves import (
     _gen,
     _grow,
     _keep,
+    _limit,
     _place,
     _put,
     _shuffle,
@@ -97,7 +98,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
         _grow(bb, 1 if cells[i, 0] % W >= HALF else 0, cells[i, 0])
         top = max(top, cells[i, 1])
     best = max(floor, top)
-    lim = min(best, target - 1) if found.shape[0] > 0 else best     # a board above lim is kept
+    lim = _limit(best, target, found)
     nbest = _snapshot(b, bb, hasb, best_cells) if top > floor else 0
     nm = np.zeros(MAXL, dtype=np.int64)
     idx = np.zeros(MAXL, dtype=np.int64)
@@ -214,7 +215,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                                          max(1, budget - nodes) if budget > 0 else 0, target, found, stats)
                 if nb > 0:
                     nbest = nb
-                lim = min(best, target - 1) if found.shape[0] > 0 else best
+                lim = _limit(best, target, found)
                 nodes += n
                 nm[L] = 0
             else:

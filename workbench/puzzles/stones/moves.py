@@ -286,6 +286,13 @@ def _snapshot(b, bb, hasb, out):
 
 
 @njit(cache=True, inline="always")
+def _limit(best, target, found):
+    """The value a board must beat to be kept: the best, or below the target when counting (room
+    in `found`), so that every board that places the target is kept."""
+    return min(best, target - 1) if found.shape[0] > 0 else best
+
+
+@njit(cache=True, inline="always")
 def _keep(b, bb, hasb, v, target, found, stats):
     """A board of value v above the search's limit: when counting (room in `found`) and v reaches
     the target, it is written there (stats[3] counts them, past the room too) and the limit stays
@@ -321,8 +328,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
     whole[0, 3] = HALF - 1
     nbest = 0
     nodes = 0
-    counting = found.shape[0] > 0
-    lim = min(best, target - 1) if counting else best     # a board above lim is kept
+    lim = _limit(best, target, found)
     ncand[0] = bn[k0]
     cand[0, :bn[k0]] = bk[k0, :bn[k0]]
     idx[0] = 0

@@ -162,6 +162,8 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
         raise ValueError("the exact search handles 1 <= n <= 8 (at most two groups)")
     settings = settings or Settings(journal=False, quiet=True)
     cut = cut if cut is not None else default_cut(n)
+    if count and not target > cut:
+        raise ValueError("counting the best boards needs a target above the cut")
     deadline = Deadline.after(settings.time_limit)
     front, above = tasks_of(n, cut, deadline)
     if report is not None and above.witness:
@@ -169,8 +171,6 @@ def search(n: int, settings: Settings | None = None, seed: int = 0, cut: int | N
     if front is None:                   # the deadline came before the tasks were made
         return Outcome(above.best, above.witness, positions=above.positions, complete=False, maximise=True)
     order = np.random.default_rng(seed).permutation(len(front))
-    if count and not target > cut:
-        raise ValueError("counting the best boards needs a target above the cut")
     chunks = [Chunk(n, cut, order[i:i + CHUNK], split_after, target, count) for i in range(0, len(order), CHUNK)]
     params = {"n": n, "cut": cut, "seed": seed, "chunk": CHUNK, "split after": split_after} | \
         ({"target": target} if target else {}) | ({"count": True} if count else {})

@@ -83,7 +83,7 @@ class Probe(NamedTuple):
     lemmas: tuple[Cube, ...]
     conflicts: int
     removed: frozenset[int]
-    ranked: tuple[int, ...] = ()
+    ranked: tuple[int, ...]
 
 
 @lru_cache(maxsize=4)
