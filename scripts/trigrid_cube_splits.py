@@ -17,7 +17,9 @@ CNF (docs/notes/trigrid.md, section 11; issue 62). Each split is a word; one JSO
 - dynamic:BUDGET: a cube that is not refuted in BUDGET conflicts is split on the match most frequent
   in its own lemmas; its solver goes on with one half, a fresh one takes the other.
 PER is the cubes each fresh solver (a task) refutes in turn under assumptions, 0 for all in one.
-A line gives the cubes, the tasks, their conflicts in all and the largest task's.
+A line gives the cubes, the tasks, their conflicts in all and the largest task's; where there are
+tasks, each one's CPU seconds on one core and the projected wall time on 2, 16 and 128 workers (the
+probe, then the tasks longest first on the free workers: `makespan`).
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ from workbench.puzzles.trigrid.subgrid import proven_minima
 SOLVER, SHAPES = tiles.SAT_SOLVER, ("quad",)
 Clauses = list[list[int]]
 Cube = tuple[int, ...]
+TASK_SECONDS: list[float] = []      # the CPU seconds of each task `conquer` ran
+WORKERS = (2, 16, 128)              # the projection's cluster sizes
 
 
 def whole(clauses: Clauses) -> int:
@@ -46,14 +50,26 @@ def whole(clauses: Clauses) -> int:
 
 
 def conquer(clauses: Clauses, cubes: Sequence[Cube], per_task: int) -> list[int]:
-    """Each task's conflicts: its cubes refuted one after the other in one fresh solver."""
+    """Each task's conflicts: its cubes refuted one after the other in one fresh solver (its seconds
+    go to TASK_SECONDS, for the projection)."""
     each = []
     for i in range(0, len(cubes), per_task or len(cubes)):
+        began = time.process_time()
         with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
             for cube in cubes[i:i + (per_task or len(cubes))]:
                 assert solver.solve(assumptions=list(cube)) is False
             each.append(int(solver.accum_stats()["conflicts"]))
+        TASK_SECONDS.append(time.process_time() - began)
     return each
+
+
+def makespan(seconds: Sequence[float], workers: int) -> float:
+    """The wall time of the tasks on `workers` cores, each taking the longest task left when free
+    (the task layer hands out tasks in order; longest first is the bound a scheduler can reach)."""
+    free = [0.0] * workers
+    for s in sorted(seconds, reverse=True):
+        free[free.index(min(free))] += s
+    return max(free)
 
 
 def lookahead(clauses: Clauses, matches: int, depth: int) -> list[Cube]:
@@ -125,8 +141,9 @@ def measure(n: int, split: str) -> dict[str, object]:
     optimum = proven_minima("enigma82", lambda k, board: puzzle.check(k, board), n + 1)[n]
     clauses, matches = [list(c) for c in tiles.formula(SHAPES, n, optimum)], len(grid(n).matches)
     kind, *args = split.split(":")
-    number, probed = [int(a) for a in args], 0
+    number, probed, probe_seconds = [int(a) for a in args], 0, 0.0
     began = time.time()
+    TASK_SECONDS.clear()
     if kind in ("whole", "shuffle"):
         if number:
             random.Random(number[0]).shuffle(clauses)
@@ -134,14 +151,19 @@ def measure(n: int, split: str) -> dict[str, object]:
     elif kind == "dynamic":
         count, each = dynamic(clauses, matches, number[0])
     elif kind in ("activity", "seeded"):
+        probe_began = time.process_time()
         cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
+        probe_seconds = time.process_time() - probe_began
         count, each = len(cubes), conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
         probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
     else:
         cubes = tiles.refine(SHAPES, n, 0) if kind == "tiles" else lookahead(clauses, matches, number[0])
         count, each = len(cubes), conquer(clauses, cubes, number[-1])
     return {"n": n, "refute": f"at most {optimum - 1}", "split": split, "cubes": count, "tasks": len(each),
-            "conflicts": probed + sum(each), "probe": probed, "largest task": max(each), "seconds": round(time.time() - began, 1)}
+            "conflicts": probed + sum(each), "probe": probed, "largest task": max(each), "seconds": round(time.time() - began, 1),
+            **({"probe seconds": round(probe_seconds, 1), "task seconds": [round(s, 1) for s in TASK_SECONDS],
+                "projected wall": {w: round(probe_seconds + makespan(TASK_SECONDS, w), 1) for w in WORKERS}}
+               if TASK_SECONDS else {})}
 
 
 if __name__ == "__main__":
