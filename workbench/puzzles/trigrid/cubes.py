@@ -58,7 +58,9 @@ SAT_SOLVER = "cd195"
 REGION_SIDE = 2             # the regions' side: sub-triangles of 9 matches
 BATCH = 26                  # cubes a task refutes in one solver (415 cubes: 16 tasks)
 SPLIT_AFTER = 2_000_000     # conflicts after which a task of the tiles hands back what it has not refuted
-SEEDED_SPLIT_AFTER = 40_000_000     # the same for a seeded cube: its conflicts are lost when it hands back
+SEEDED_SPLIT_AFTER = 200_000_000    # the same for a seeded cube: its conflicts are lost when it hands back, and
+# enigma82's cubes grow about 6x per N (N = 12: 9M each), so N = 13's (about 60M) would each waste 40M at the old
+# budget; 200M is about 4 hours of one core at N = 12's 14,500 a second, what a kill may lose of one task
 STEP = 20_000               # conflicts between looks at the clock (CaDiCaL cannot be interrupted)
 DESCENT = 20_000            # conflicts each whole-formula call of the descent to a good board may take
 SHAPES = ("triangle", "quad")
