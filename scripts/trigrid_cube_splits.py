@@ -39,7 +39,6 @@ from workbench.puzzles.trigrid.subgrid import proven_minima
 SOLVER, SHAPES = tiles.SAT_SOLVER, ("quad",)
 Clauses = list[list[int]]
 Cube = tuple[int, ...]
-TASK_SECONDS: list[float] = []      # the CPU seconds of each task `conquer` ran
 WORKERS = (2, 16, 128)              # the projection's cluster sizes
 
 
@@ -49,18 +48,17 @@ def whole(clauses: Clauses) -> int:
         return int(solver.accum_stats()["conflicts"])
 
 
-def conquer(clauses: Clauses, cubes: Sequence[Cube], per_task: int) -> list[int]:
-    """Each task's conflicts: its cubes refuted one after the other in one fresh solver (its seconds
-    go to TASK_SECONDS, for the projection)."""
-    each = []
+def conquer(clauses: Clauses, cubes: Sequence[Cube], per_task: int) -> tuple[list[int], list[float]]:
+    """Each task's conflicts and CPU seconds: its cubes refuted one after the other in one fresh solver."""
+    each, seconds = [], []
     for i in range(0, len(cubes), per_task or len(cubes)):
         began = time.process_time()
         with Solver(name=SOLVER, bootstrap_with=clauses) as solver:
             for cube in cubes[i:i + (per_task or len(cubes))]:
                 assert solver.solve(assumptions=list(cube)) is False
             each.append(int(solver.accum_stats()["conflicts"]))
-        TASK_SECONDS.append(time.process_time() - began)
-    return each
+        seconds.append(time.process_time() - began)
+    return each, seconds
 
 
 def makespan(seconds: Sequence[float], workers: int) -> float:
@@ -141,9 +139,8 @@ def measure(n: int, split: str) -> dict[str, object]:
     optimum = proven_minima("enigma82", lambda k, board: puzzle.check(k, board), n + 1)[n]
     clauses, matches = [list(c) for c in tiles.formula(SHAPES, n, optimum)], len(grid(n).matches)
     kind, *args = split.split(":")
-    number, probed, probe_seconds = [int(a) for a in args], 0, 0.0
+    number, probed, probe_seconds, seconds = [int(a) for a in args], 0, 0.0, list[float]()
     began = time.time()
-    TASK_SECONDS.clear()
     if kind in ("whole", "shuffle"):
         if number:
             random.Random(number[0]).shuffle(clauses)
@@ -154,16 +151,17 @@ def measure(n: int, split: str) -> dict[str, object]:
         probe_began = time.process_time()
         cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
         probe_seconds = time.process_time() - probe_began
-        count, each = len(cubes), conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
+        each, seconds = conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
+        count = len(cubes)
         probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
     else:
         cubes = tiles.refine(SHAPES, n, 0) if kind == "tiles" else lookahead(clauses, matches, number[0])
-        count, each = len(cubes), conquer(clauses, cubes, number[-1])
+        (each, seconds), count = conquer(clauses, cubes, number[-1]), len(cubes)
     return {"n": n, "refute": f"at most {optimum - 1}", "split": split, "cubes": count, "tasks": len(each),
             "conflicts": probed + sum(each), "probe": probed, "largest task": max(each), "seconds": round(time.time() - began, 1),
-            **({"probe seconds": round(probe_seconds, 1), "task seconds": [round(s, 1) for s in TASK_SECONDS],
-                "projected wall": {w: round(probe_seconds + makespan(TASK_SECONDS, w), 1) for w in WORKERS}}
-               if TASK_SECONDS else {})}
+            **({"probe seconds": round(probe_seconds, 1), "task seconds": [round(s, 1) for s in seconds],
+                "projected wall": {w: round(probe_seconds + makespan(seconds, w), 1) for w in WORKERS}}
+               if seconds else {})}
 
 
 if __name__ == "__main__":
