@@ -63,7 +63,8 @@ def conquer(clauses: Clauses, cubes: Sequence[Cube], per_task: int) -> tuple[lis
 
 def makespan(seconds: Sequence[float], workers: int) -> float:
     """The wall time of the tasks on `workers` cores, each taking the longest task left when free
-    (the task layer hands out tasks in order; longest first is the bound a scheduler can reach)."""
+    (longest first, within 4/3 of the best schedule; the task layer hands tasks out in their own
+    order, which can take longer when there are more tasks than workers)."""
     free = [0.0] * workers
     for s in sorted(seconds, reverse=True):
         free[free.index(min(free))] += s
@@ -150,9 +151,8 @@ def measure(n: int, split: str) -> dict[str, object]:
     elif kind in ("activity", "seeded"):
         probe_began = time.process_time()
         cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
-        probe_seconds = time.process_time() - probe_began
-        each, seconds = conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2])
-        count = len(cubes)
+        probe_seconds = time.process_time() - probe_began if kind == "seeded" else 0.0     # as `probed` below
+        (each, seconds), count = conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2]), len(cubes)
         probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
     else:
         cubes = tiles.refine(SHAPES, n, 0) if kind == "tiles" else lookahead(clauses, matches, number[0])
