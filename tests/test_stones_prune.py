@@ -1,5 +1,8 @@
-"""Stepping stones: the exact search with a target (moves._short) against the search without one."""
+"""Stepping stones: the exact search with a target (moves._viable) against the search without one."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -50,9 +53,9 @@ def test_every_target_up_to_the_optimum_finds_it_and_one_above_proves_the_bound(
 
 
 def test_no_target_is_the_whole_search_and_a_target_cuts_it():
-    """Without a target the positions are today's (192,651 for a(3)); with a(3) + 1 about a third."""
+    """Without a target the positions are today's (192,651 for a(3)); with a(3) + 1 about a sixteenth."""
     assert search(3, ONE_THREAD).positions == 192_651
-    assert search(3, ONE_THREAD, target=PUBLISHED[3] + 1).positions == 67_498
+    assert search(3, ONE_THREAD, target=PUBLISHED[3] + 1).positions == 11_885
 
 
 def test_a_handed_back_part_keeps_its_target_through_the_journal():
@@ -78,3 +81,64 @@ def test_solve_takes_the_target():
     above = api.solve("stones", 3, solver="search", target=PUBLISHED[3] + 1, time_limit=120)
     assert above.status == "feasible" and above.bound == PUBLISHED[3] and above.value < PUBLISHED[3]
     assert "no board reaches 29: proven" in above.result.message
+
+
+def _rule_children(board: dict[tuple[int, int], int], k: int) -> list[tuple[int, int]]:
+    """The empty cells whose neighbours sum to k: where the rules let k go."""
+    near = {(r + dr, c + dc) for r, c in board for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - set(board)
+    return sorted(x for x in near
+                  if sum(board.get((x[0] + dr, x[1] + dc), 0) for dr in (-1, 0, 1) for dc in (-1, 0, 1)) == k)
+
+
+def _carries_on(board: dict[tuple[int, int], int], k: int, t: int) -> bool:
+    """Whether the rules can place every number k..t, in turn, from `board`."""
+    if k > t:
+        return True
+    for x in _rule_children(board, k):
+        board[x] = k
+        ok = _carries_on(board, k + 1, t)
+        del board[x]
+        if ok:
+            return True
+    return False
+
+
+def test_viable_lists_exactly_the_children_the_rules_carry_on_from():
+    """moves._viable against a plain replay of the rules, on tail boards (every one placed): the
+    prefixes of the optimal boards of a(2..5) and random continuations of them, dead ones included,
+    with targets inside and past its window."""
+    from workbench.puzzles.stones.kernel import viable
+    from workbench.puzzles.stones.moves import EXACT
+    from workbench.tables import read_rows
+
+    rng = np.random.default_rng(7)
+    rows = read_rows(Path(__file__).parents[1] / "results" / "stones.csv")
+    boards = {int(row["n"]): json.loads(row["solution"]) for row in rows
+              if 2 <= int(row["n"]) <= 5 and row["proven"] == "True"}
+    assert sorted(boards) == [2, 3, 4, 5]
+    checked = dead = 0
+    for full in boards.values():
+        for top in range(3, max(v for _, _, v in full)):
+            board = {(r, c): v for r, c, v in full if v < top}
+            for _ in range(3):                      # the prefix, then two random walks from it
+                walk = dict(board)
+                k = top
+                for _ in range(rng.integers(0, 6)):
+                    here = _rule_children(walk, k)
+                    if not here:
+                        break
+                    walk[here[rng.integers(len(here))]] = k
+                    k += 1
+                for target in (k + 2, k + 30):
+                    t = min(target, 2 * k - 1, k + EXACT)
+                    want = []
+                    for x in _rule_children(walk, k):
+                        walk[x] = k
+                        if _carries_on(walk, k + 1, t):
+                            want.append(x)
+                        del walk[x]
+                    got = viable([[r, c, v] for (r, c), v in walk.items()], k, target)
+                    assert got == want, (sorted(walk.items()), k, target)
+                    checked += 1
+                    dead += not want
+    assert checked > 300 and 0 < dead < checked

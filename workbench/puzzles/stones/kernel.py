@@ -55,6 +55,7 @@ from .moves import (
     _snapshot,
     _tail,
     _unplace,
+    _viable,
     _workspace,
 )
 
@@ -72,7 +73,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     it hands the rest back: every move not yet tried, at every level of the current path, is written
     to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
     those boards out, since their own searches count them as their first. With target > 0, boards
-    with no ones left and one group that cannot reach `target` are not searched below (moves._short).
+    with no ones left and one group that cannot reach `target` are not searched below (moves._viable).
     out = (best_cells, frontier, stats, found): with room in `found` every board that places `target`
     is kept there (moves._keep: header [cells, value], then the cells), the count in stats[3].
     Returns (best value, cells in best board, frontier count);
@@ -294,12 +295,12 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline, cap: int
     """The best board below the frontier boards front[tasks], complete unless the deadline cut it
     short; and the rest of the work as frontier boards when the cap on positions (cap > 0) cut it
     short (the outcome covers all the rest does not). With a target (> 0) the search skips boards
-    that provably cannot reach it (moves._short): the best is exact when it is >= target, and below
+    that provably cannot reach it (moves._viable): the best is exact when it is >= target, and below
     it only says that nothing >= target is there. With `count`, every board of the best value is kept
     when it reaches the target, up to the 8 symmetries: the outcome's examples (canonical, sorted)
     and their number.
     Raises RuntimeError when the search's fixed limits were exceeded."""
-    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(4, dtype=np.int64)
+    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(8, dtype=np.int64)
     rest = np.empty((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)   # zeroing 17 MB a chunk cost 20%
     kept = np.empty((FOUND if count and target > 0 else 0, 1 + MAXC, 2), dtype=np.int64)
     found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest, kept)
@@ -347,6 +348,25 @@ def subtree(n: int, board: list[list[int]], budget: int) -> Outcome[list[list[in
         return Outcome(k, complete=False, maximise=True)
     return Outcome(int(best), _board(out[:nb]) if nb else None, positions=int(stats[0]),
                    complete=int(stats[0]) < budget, maximise=True)
+
+
+@njit(cache=True)
+def _viable_on(ws, cells, k, target):
+    st, _, walk = _borrowed(ws)             # views of ws, which the caller keeps alive
+    for i in range(cells.shape[0]):
+        _put(st, cells[i, 0], cells[i, 1], 1)
+    n = _viable(st, walk[3], k, target, walk[0], 0)
+    return walk[0][0, :n].copy()
+
+
+def viable(board: list[list[int]], k: int, target: int) -> list[tuple[int, int]]:
+    """The cells (row, col) where `board` (every one placed, numbers below k) may place k and still
+    place every number up to the window of moves._viable: its answer, for the tests to hold against
+    the rules."""
+    row0 = min(r for r, _, _ in board) - (CA // W - 16)
+    col0 = min(c for _, c, _ in board) - (CA % W - 16)
+    cells = np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64)
+    return sorted((int(p) // W + row0, int(p) % W + col0) for p in _viable_on(_workspace(), cells, k, target))
 
 
 def _board(cells: np.ndarray) -> list[list[int]]:
