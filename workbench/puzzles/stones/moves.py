@@ -510,9 +510,9 @@ def _play(xv, xa, xs, bym, n, k, t):
             if L == 0:
                 break
             L -= 1
-            i = np.int64(xs[64 + L])
-            used &= ~(one << np.uint64(i))
-            _shift(xv, xa, bym, i, -(k + L), t)
+            c = np.int64(xs[64 + L])
+            used &= ~(one << np.uint64(c))
+            _shift(xv, xa, bym, c, -(k + L), t)
             continue
         i = _low(xs[L])
         xs[L] &= xs[L] - one
