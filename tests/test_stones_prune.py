@@ -1,4 +1,4 @@
-"""Stepping stones: the exact search with a target (moves._viable) against the search without one."""
+"""Stepping stones: the exact search with a target (tail._viable) against the search without one."""
 from __future__ import annotations
 
 import json
@@ -108,7 +108,7 @@ def test_viable_lists_exactly_the_children_the_rules_carry_on_from():
     prefixes of the optimal boards of a(2..5) and random continuations of them, dead ones included,
     with targets inside and past its window."""
     from workbench.puzzles.stones.kernel import viable
-    from workbench.puzzles.stones.moves import EXACT
+    from workbench.puzzles.stones.tail import EXACT
     from workbench.tables import read_rows
 
     rng = np.random.default_rng(7)

@@ -53,11 +53,10 @@ from .moves import (
     _put,
     _shuffle,
     _snapshot,
-    _tail,
     _unplace,
-    _viable,
     _workspace,
 )
+from .tail import _tail, _viable
 
 
 @njit(cache=True)
@@ -73,7 +72,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     it hands the rest back: every move not yet tried, at every level of the current path, is written
     to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
     those boards out, since their own searches count them as their first. With target > 0, boards
-    with no ones left and one group that cannot reach `target` are not searched below (moves._viable).
+    with no ones left and one group that cannot reach `target` are not searched below (tail._viable).
     out = (best_cells, frontier, stats, found): with room in `found` every board that places `target`
     is kept there (moves._keep: header [cells, value], then the cells), the count in stats[3].
     Returns (best value, cells in best board, frontier count);
@@ -295,7 +294,7 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline, cap: int
     """The best board below the frontier boards front[tasks], complete unless the deadline cut it
     short; and the rest of the work as frontier boards when the cap on positions (cap > 0) cut it
     short (the outcome covers all the rest does not). With a target (> 0) the search skips boards
-    that provably cannot reach it (moves._viable): the best is exact when it is >= target, and below
+    that provably cannot reach it (tail._viable): the best is exact when it is >= target, and below
     it only says that nothing >= target is there. With `count`, every board of the best value is kept
     when it reaches the target, up to the 8 symmetries: the outcome's examples (canonical, sorted)
     and their number.
@@ -361,7 +360,7 @@ def _viable_on(ws, cells, k, target):
 
 def viable(board: list[list[int]], k: int, target: int) -> list[tuple[int, int]]:
     """The cells (row, col) where `board` (every one placed, numbers below k) may place k and still
-    place every number up to the window of moves._viable: its answer, for the tests to hold against
+    place every number up to the window of tail._viable: its answer, for the tests to hold against
     the rules."""
     row0 = min(r for r, _, _ in board) - (CA // W - 16)
     col0 = min(c for _, c, _ in board) - (CA % W - 16)

@@ -1,0 +1,250 @@
+"""The tail of the stepping-stones exact search (kernel.py): no ones left and one group, so number k
+goes exactly on a cell of sum k. Its lean loop, and the target's prune: the game itself played over
+the next numbers on the few cells that can take them (_viable), in a small depth-first search.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .moves import ERR_EDGE, HALF, MARGIN, MAXL, OFF, H, W, _keep, _limit, _put, _snapshot
+
+EXACT = 10                     # _viable plays at most this far past k (12: the same time; 6, 8, 20: slower)
+
+
+@njit(cache=True)
+def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
+    """The bulk of the tree: no ones left and one group, so number k goes exactly on a cell of sum k.
+
+    A lean loop for this case; a child whose successor cannot be placed (no cell of sum k + 1 now,
+    and no neighbour of sum 1 that it would lift to k + 1) is counted without being placed.
+    With target > 0 only the children from which the game can go on to the target's window are
+    listed (_viable): a board with none is taken back at once, counted, not searched below.
+    walk = (cand, ncand, idx, reach) is its workspace.
+    With room in `found` (the count of optimal boards), every board that places `target` is kept
+    there (_keep), not only the first: the leaf test then looks below the target, not the best.
+    Returns (best, cells in the best board or 0, positions, error code).
+    """
+    b, sm, _, _, bk, bn = st
+    cand, ncand, idx, reach = walk
+    whole = np.empty((2, 4), dtype=np.int64)
+    whole[0, 0] = 0
+    whole[0, 1] = H - 1
+    whole[0, 2] = 0
+    whole[0, 3] = HALF - 1
+    nbest = 0
+    nodes = 0
+    lim = _limit(best, target, found)
+    if target > 0:
+        ncand[0] = _viable(st, reach, k0, target, cand, 0)
+    else:
+        ncand[0] = bn[k0]
+        cand[0, :bn[k0]] = bk[k0, :bn[k0]]
+    idx[0] = 0
+    L = 0
+    while L >= 0:
+        if budget > 0 and nodes >= budget:
+            ncand[:L + 1] = idx[:L + 1]
+        if idx[L] < ncand[L]:
+            p = cand[L, idx[L]]
+            idx[L] += 1
+            v = k0 + L
+            nodes += 1
+            if v <= lim and bn[v + 1] == 0:
+                leaf = True
+                for d in range(8):
+                    q = p + OFF[d]
+                    if sm[q] == 1:
+                        leaf = False
+                        break
+                if leaf:
+                    continue
+            row = p // W
+            col = p % W
+            if row < MARGIN or row >= H - MARGIN or col < MARGIN or col >= HALF - MARGIN or L >= MAXL - 2:
+                return best, nbest, nodes, ERR_EDGE
+            _put(st, p, v, 1, False)
+            if v > lim:
+                lim = _keep(b, whole, 0, v, target, found, stats)
+                if v > best:
+                    best = v
+                    nbest = _snapshot(b, whole, 0, best_cells)
+            if target > 0:
+                nv = _viable(st, reach, v + 1, target, cand, L + 1)
+                if nv == 0:
+                    _put(st, p, v, -1, False)
+                    continue
+                ncand[L + 1] = nv
+            else:
+                ncand[L + 1] = bn[v + 1]
+                cand[L + 1, :bn[v + 1]] = bk[v + 1, :bn[v + 1]]
+            L += 1
+            idx[L] = 0
+        else:
+            L -= 1
+            if L >= 0:
+                _put(st, cand[L, idx[L] - 1], k0 + L, -1, False)
+    return best, nbest, nodes, 0
+
+
+@njit(cache=True)
+def _viable(st, reach, k, target, cand, row):
+    """Writes into cand[row] the cells of sum k from which the game can go on to place every number of
+    k..t, t = min(target, 2k - 1, k + EXACT), and returns how many: the children worth placing (0: the
+    board is dead). Sound for a search that only asks whether `target` is reachable, since reaching
+    it means placing all of k..t.
+
+    Proof that the game below is the game (no ones left, one group). Take m in k..t, the cell x where
+    it goes and s0, x's sum now. When m goes there x's sum is s0 plus the numbers placed next to it
+    since, each in k..m-1; two of them add at least 2k + 1 > t >= m, so at most one did. Either none
+    (x is a root: s0 = m, k <= s0 <= t) or exactly one, j (x is a small cell: 1 <= s0 = m - j <= t - k,
+    next to j's cell); a cell of any other sum takes none of k..t. By induction on m, m's cell has
+    lo <= m, lo being s0 for a root and s0 plus the least lo of its root or small neighbours for a
+    small cell. So the cells that can take a number are the roots of k..t and the small cells of
+    lo <= t, and a cell takes m exactly when its sum at that time is m. Playing k..t on just those
+    cells, each with its sum and a bit mask of its neighbours among them, is then the game itself
+    up to t, with what Hall-type counts miss: a number that kills a root of a larger sum next to it,
+    a small cell touched twice. Over 64 such cells it answers every cell of sum k (no cut).
+
+    Cost: a call costs about four positions and cuts at once what the search would reach only by
+    placing the numbers (the issue 61 notes: a(4), target 39, 18.6 M positions become 2.9 M).
+    """
+    _, sm, _, _, bk, bn = st
+    slot, xc, xv, xa, xlo, xs, bym = reach
+    t = min(target, 2 * k - 1, k + EXACT)
+    if t < k or bn[k] == 0:
+        cand[row, :bn[k]] = bk[k, :bn[k]]
+        return bn[k]
+    n = 0
+    full = False
+    for d in range(k, t + 1):
+        for i in range(bn[d]):
+            if n >= 64:
+                full = True
+                break
+            c = bk[d, i]
+            slot[c] = n + 1
+            xc[n] = c
+            xlo[n] = d
+            n += 1
+    head = 0
+    while head < n and not full:
+        c = xc[head]
+        lo = xlo[head]
+        head += 1
+        for j in range(8):
+            q = c + OFF[j]
+            s = sm[q]
+            if 1 <= s <= t - k and lo + s <= t:
+                e = slot[q] - 1
+                if e < 0 or lo + s < xlo[e]:
+                    if n >= 64:
+                        full = True
+                        break
+                    if e < 0:
+                        slot[q] = n + 1
+                    else:
+                        xlo[e] = lo + s     # a shorter path: its neighbours again, from a copy
+                    xc[n] = q
+                    xlo[n] = lo + s
+                    n += 1
+    found = bn[k]
+    if full:
+        cand[row, :bn[k]] = bk[k, :bn[k]]
+    else:
+        m = 0                               # the distinct cells, their sums and neighbour masks
+        for i in range(n):
+            c = xc[i]
+            if slot[c] == i + 1:            # not a later copy
+                xc[m] = c
+                slot[c] = m + 1
+                m += 1
+        n = m
+        for i in range(n):
+            xv[i] = sm[xc[i]]
+            a = np.uint64(0)
+            for j in range(8):
+                e = slot[xc[i] + OFF[j]]
+                if e > 0:
+                    a |= np.uint64(1) << np.uint64(e - 1)
+            xa[i] = a
+        good = _play(xv, xa, xs, bym, n, k, t)
+        found = 0
+        while good:                         # the roots of sum k are cells 0..bn[k] - 1, in bk's order
+            cand[row, found] = xc[_low(good)]
+            good &= good - np.uint64(1)
+            found += 1
+    for i in range(n):
+        slot[xc[i]] = 0
+    return found
+
+
+@njit(cache=True, inline="always")
+def _shift(xv, xa, bym, i, m, t):
+    """Add m to the sums of cell i's neighbours, keeping the masks by sum (sums past t are dropped)."""
+    one = np.uint64(1)
+    a = xa[i]
+    while a:
+        j = _low(a)
+        a &= a - one
+        v = xv[j]
+        bit = one << np.uint64(j)
+        if v <= t:
+            bym[v] &= ~bit
+        v += m
+        if v <= t:
+            bym[v] |= bit
+        xv[j] = v
+
+
+@njit(cache=True, inline="always")
+def _play(xv, xa, xs, bym, n, k, t):
+    """The mask of the cells of sum k from which k..t can be placed, one at a time, each on a free cell
+    whose sum xv equals it (placing m adds m to the cells of its neighbour mask xa). Depth-first,
+    each first choice until it reaches t; bym[v] is the mask of the cells of sum v (v <= t), xs holds
+    each level's open choices and (at 64 + level) its choice."""
+    one = np.uint64(1)
+    bym[:t + 1] = 0
+    for i in range(n):
+        bym[xv[i]] |= one << np.uint64(i)
+    used = np.uint64(0)
+    good = np.uint64(0)
+    L = 0
+    xs[0] = bym[k]
+    while True:
+        if xs[L] == 0:
+            if L == 0:
+                break
+            L -= 1
+            c = np.int64(xs[64 + L])
+            used &= ~(one << np.uint64(c))
+            _shift(xv, xa, bym, c, -(k + L), t)
+            continue
+        i = _low(xs[L])
+        xs[L] &= xs[L] - one
+        if k + L == t:                      # the first choice reaches t: undo back to level 0
+            good |= one << (xs[64] if L > 0 else np.uint64(i))
+            while L > 0:
+                L -= 1
+                c = np.int64(xs[64 + L])
+                used &= ~(one << np.uint64(c))
+                _shift(xv, xa, bym, c, -(k + L), t)
+            continue
+        xs[64 + L] = np.uint64(i)
+        used |= one << np.uint64(i)
+        _shift(xv, xa, bym, i, k + L, t)
+        L += 1
+        xs[L] = bym[k + L] & ~used
+    return good
+
+
+DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+LOWEST = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    LOWEST[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
+@njit(cache=True, inline="always")
+def _low(a):
+    """Index of the lowest set bit of a nonzero uint64 (de Bruijn)."""
+    return LOWEST[((a & (~a + np.uint64(1))) * DEBRUIJN) >> np.uint64(58)]
