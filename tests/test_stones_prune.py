@@ -104,7 +104,7 @@ def _carries_on(board: dict[tuple[int, int], int], k: int, t: int) -> bool:
 
 
 def test_viable_lists_exactly_the_children_the_rules_carry_on_from():
-    """moves._viable against a plain replay of the rules, on tail boards (every one placed): the
+    """tail._viable against a plain replay of the rules, on tail boards (every one placed): the
     prefixes of the optimal boards of a(2..5) and random continuations of them, dead ones included,
     with targets inside and past its window."""
     from workbench.puzzles.stones.kernel import viable

@@ -299,7 +299,7 @@ def run_chunk(front: np.ndarray, tasks: np.ndarray, deadline: Deadline, cap: int
     when it reaches the target, up to the 8 symmetries: the outcome's examples (canonical, sorted)
     and their number.
     Raises RuntimeError when the search's fixed limits were exceeded."""
-    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(8, dtype=np.int64)
+    board, stats = np.zeros((MAXC, 2), dtype=np.int64), np.zeros(4, dtype=np.int64)
     rest = np.empty((REST if cap > 0 else 0, 2 + MAXC, 2), dtype=np.int64)   # zeroing 17 MB a chunk cost 20%
     kept = np.empty((FOUND if count and target > 0 else 0, 1 + MAXC, 2), dtype=np.int64)
     found, nb, nrest = _run_chunk(front, tasks, MASKS, deadline.at, cap, target, board, stats, rest, kept)
