@@ -30,6 +30,27 @@ def popcount(x: Int) -> int:
     return _ctpop(x)  # type: ignore[call-arg]
 
 
+@intrinsic
+def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
+    """LLVM's cttz (one tzcnt instruction), as an int64; x must be nonzero."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        count = builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+        if x.bitwidth < 64:  # type: ignore[attr-defined]
+            return builder.zext(count, ir.IntType(64))
+        return count
+
+    return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def lowest_bit(x: Int) -> int:
+    """The index of the lowest set bit of a nonzero integer."""
+    return _cttz(x)  # type: ignore[call-arg]
+
+
 @njit(cache=True, inline="always")
 def low_mask(k: int) -> np.uint64:
     """The word with the k lowest bits set (0 <= k <= 63)."""

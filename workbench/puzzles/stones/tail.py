@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...search.bits import lowest_bit
+
 from .moves import ERR_EDGE, HALF, MARGIN, MAXL, OFF, H, W, _keep, _limit, _put, _snapshot
 
 EXACT = 10                     # _viable plays at most this far past k (12: the same time; 6, 8, 20: slower)
@@ -171,7 +173,7 @@ def _viable(st, reach, k, target, cand, row):
         good = _play(xv, xa, xs, bym, n, k, t)
         found = 0
         while good:                         # the roots of sum k are cells 0..bn[k] - 1, in bk's order
-            cand[row, found] = xc[_low(good)]
+            cand[row, found] = xc[lowest_bit(good)]
             good &= good - np.uint64(1)
             found += 1
     for i in range(n):
@@ -185,7 +187,7 @@ def _shift(xv, xa, bym, i, m, t):
     one = np.uint64(1)
     a = xa[i]
     while a:
-        j = _low(a)
+        j = lowest_bit(a)
         a &= a - one
         v = xv[j]
         bit = one << np.uint64(j)
@@ -220,9 +222,17 @@ def _play(xv, xa, xs, bym, n, k, t):
             used &= ~(one << np.uint64(c))
             _shift(xv, xa, bym, c, -(k + L), t)
             continue
-        i = _low(xs[L])
+        i = lowest_bit(xs[L])
         xs[L] &= xs[L] - one
-        if k + L == t:                      # the first choice reaches t: undo back to level 0
+        bit = one << np.uint64(i)
+        m = k + L
+        nxt = np.uint64(0)
+        if m < t:                           # m + 1's cells once m is on i: those of sum m + 1 not next
+            a = xa[i]                       # to i, and those of sum 1 next to it
+            nxt = ((bym[m + 1] & ~a) | (bym[1] & a)) & ~(used | bit)
+            if nxt == 0:
+                continue
+        if m + 1 >= t:                      # t is reached: undo back to level 0
             good |= one << (xs[64] if L > 0 else np.uint64(i))
             while L > 0:
                 L -= 1
@@ -231,20 +241,9 @@ def _play(xv, xa, xs, bym, n, k, t):
                 _shift(xv, xa, bym, c, -(k + L), t)
             continue
         xs[64 + L] = np.uint64(i)
-        used |= one << np.uint64(i)
-        _shift(xv, xa, bym, i, k + L, t)
+        used |= bit
+        _shift(xv, xa, bym, i, m, t)
         L += 1
-        xs[L] = bym[k + L] & ~used
+        xs[L] = nxt
     return good
 
-
-DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-LOWEST = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    LOWEST[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
-
-
-@njit(cache=True, inline="always")
-def _low(a):
-    """Index of the lowest set bit of a nonzero uint64 (de Bruijn)."""
-    return LOWEST[((a & (~a + np.uint64(1))) * DEBRUIJN) >> np.uint64(58)]
