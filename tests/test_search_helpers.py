@@ -8,7 +8,7 @@ import random
 import numpy as np
 
 from workbench.search import compiled, symmetry
-from workbench.search.bits import low_mask, popcount, reverse
+from workbench.search.bits import low_mask, lowest_bit, popcount, reverse
 from workbench.search.compiled import clock
 from workbench.search.deadline import Deadline
 from workbench.search.outcome import Outcome
@@ -24,6 +24,16 @@ def test_popcount_agrees_with_python_on_random_words():
         assert popcount(np.uint64(v)) == v.bit_count()
         if v < 1 << 63:
             assert popcount(np.int64(v)) == v.bit_count() == popcount(v)
+
+
+def test_lowest_bit_agrees_with_python_on_random_words():
+    rng = random.Random(17)
+    for _ in range(2000):
+        v = rng.getrandbits(rng.choice([8, 31, 63, 64])) or 1
+        want = (v & -v).bit_length() - 1
+        assert lowest_bit(np.uint64(v)) == want
+        if v < 1 << 63:
+            assert lowest_bit(np.int64(v)) == want == lowest_bit(v)
 
 
 def test_low_mask_and_reverse():

@@ -1,6 +1,9 @@
 """Bit tricks the native searches share, compiled by numba and usable from other compiled code."""
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -9,40 +12,32 @@ from numba.extending import intrinsic
 Int = int | np.integer          # what compiled code takes as an integer: a Python or a numpy one
 
 
-@intrinsic
-def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's ctpop (one popcnt instruction on the machines we run on), as an int64."""
-    if not isinstance(x, types.Integer):
-        return None
+def _counting(name: str, emit: Callable[[ir.IRBuilder, ir.Value], ir.Value]) -> Any:
+    """An intrinsic that takes any numba integer to an int64 by one LLVM bit-counting instruction."""
+    def typer(typingctx, x):  # type: ignore[no-untyped-def]
+        if not isinstance(x, types.Integer):
+            return None
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        count = builder.ctpop(args[0])
-        if x.bitwidth < 64:  # type: ignore[attr-defined]   # numba's Integer has it; its stubs do not
-            return builder.zext(count, ir.IntType(64))
-        return count
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            count = emit(builder, args[0])
+            if x.bitwidth < 64:  # type: ignore[attr-defined]   # numba's Integer has it; its stubs do not
+                return builder.zext(count, ir.IntType(64))
+            return count
 
-    return types.int64(x), codegen
+        return types.int64(x), codegen
+
+    typer.__name__ = typer.__qualname__ = name
+    return intrinsic(typer)
+
+
+_ctpop = _counting("_ctpop", lambda builder, x: builder.ctpop(x))          # one popcnt instruction
+_cttz = _counting("_cttz", lambda builder, x: builder.cttz(x, ir.Constant(ir.IntType(1), 1)))   # tzcnt; x != 0
 
 
 @njit(cache=True, inline="always")
 def popcount(x: Int) -> int:
     """The number of set bits of a non-negative integer (any numba integer type)."""
     return _ctpop(x)  # type: ignore[call-arg]
-
-
-@intrinsic
-def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
-    """LLVM's cttz (one tzcnt instruction), as an int64; x must be nonzero."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        count = builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-        if x.bitwidth < 64:  # type: ignore[attr-defined]
-            return builder.zext(count, ir.IntType(64))
-        return count
-
-    return types.int64(x), codegen
 
 
 @njit(cache=True, inline="always")

@@ -8,7 +8,6 @@ import numpy as np
 from numba import njit
 
 from ...search.bits import lowest_bit
-
 from .moves import ERR_EDGE, HALF, MARGIN, MAXL, OFF, H, W, _keep, _limit, _put, _snapshot
 
 EXACT = 10                     # _viable plays at most this far past k (12: the same time; 6, 8, 20: slower)
