@@ -26,7 +26,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
     there (_keep), not only the first: the leaf test then looks below the target, not the best.
     Returns (best, cells in the best board or 0, positions, error code).
     """
-    b, sm, _, _, bk, bn = st
+    b, sm, _, _, _, bn = st
     cand, ncand, idx, reach = walk
     whole = np.empty((2, 4), dtype=np.int64)
     whole[0, 0] = 0
@@ -36,11 +36,7 @@ def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
     nbest = 0
     nodes = 0
     lim = _limit(best, target, found)
-    if target > 0:
-        ncand[0] = _viable(st, reach, k0, target, cand, 0)
-    else:
-        ncand[0] = bn[k0]
-        cand[0, :bn[k0]] = bk[k0, :bn[k0]]
+    ncand[0] = _viable(st, reach, k0, target, cand, 0) if target > 0 else _bucket(st, k0, cand, 0)
     idx[0] = 0
     L = 0
     while L >= 0:
@@ -75,10 +71,9 @@ def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
                 if nv == 0:
                     _put(st, p, v, -1, False)
                     continue
-                ncand[L + 1] = nv
             else:
-                ncand[L + 1] = bn[v + 1]
-                cand[L + 1, :bn[v + 1]] = bk[v + 1, :bn[v + 1]]
+                nv = _bucket(st, v + 1, cand, L + 1)
+            ncand[L + 1] = nv
             L += 1
             idx[L] = 0
         else:
@@ -86,6 +81,14 @@ def _tail(st, walk, k0, best, best_cells, budget, target, found, stats):
             if L >= 0:
                 _put(st, cand[L, idx[L] - 1], k0 + L, -1, False)
     return best, nbest, nodes, 0
+
+
+@njit(cache=True, inline="always")
+def _bucket(st, k, cand, row):
+    """Writes into cand[row] every cell of sum k (where k may go) and returns how many."""
+    bk, bn = st[4], st[5]
+    cand[row, :bn[k]] = bk[k, :bn[k]]
+    return bn[k]
 
 
 @njit(cache=True)
@@ -114,8 +117,7 @@ def _viable(st, reach, k, target, cand, row):
     slot, xc, xv, xa, xlo, xs, bym = reach
     t = min(target, 2 * k - 1, k + EXACT)
     if t < k or bn[k] == 0:
-        cand[row, :bn[k]] = bk[k, :bn[k]]
-        return bn[k]
+        return _bucket(st, k, cand, row)
     n = 0
     full = False
     for d in range(k, t + 1):
@@ -149,9 +151,8 @@ def _viable(st, reach, k, target, cand, row):
                     xc[n] = q
                     xlo[n] = lo + s
                     n += 1
-    found = bn[k]
     if full:
-        cand[row, :bn[k]] = bk[k, :bn[k]]
+        found = _bucket(st, k, cand, row)
     else:
         m = 0                               # the distinct cells, their sums and neighbour masks
         for i in range(n):
@@ -243,7 +244,7 @@ def _play(xv, xa, xs, bym, n, k, t):
                     aj = xa[j]
                     if ((after & ~aj) | (ones & aj)) & ~(used | bit | (one << np.uint64(j))):
                         break
-                else:
+                else:                       # no cell of m + 1 leaves m + 2 one: i is dead
                     continue
         if m + 1 >= t:                      # t is reached: undo back to level 0
             good |= one << (xs[64] if L > 0 else np.uint64(i))
