@@ -57,9 +57,10 @@ Number = int | float
 COLUMNS = ["puzzle", "variant", "n", "formulation", "solver", "setting", "status", "objective", "bound", "proven",
            "verified", "count", "seconds", "published", "published_status", "match", "solver_version",
            "time_limit", "threads", "timestamp", "message", "solution", "command"]
+# The order of results/bench.csv's header, so that a bench file of its own (`-o`) lines up with it.
 BENCH_COLUMNS = ["label", "puzzle", "n", "solver", "formulation", "time_limit", "threads", "status", "value",
-                 "bound", "proven", "verified", "seconds", "solve_seconds", "solver_version", "published", "match",
-                 "timestamp", "count", "certificate", "check_seconds", "proof_bytes", "positions", "machine"]
+                 "bound", "proven", "verified", "seconds", "solver_version", "published", "match", "timestamp",
+                 "solve_seconds", "count", "certificate", "check_seconds", "proof_bytes", "positions", "machine"]
 
 
 def setting_text(setting: Mapping[str, Any]) -> str:
