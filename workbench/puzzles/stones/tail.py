@@ -135,22 +135,26 @@ def _viable(st, reach, k, target, cand, row):
         c = xc[head]
         lo = xlo[head]
         head += 1
-        for j in range(8):
+        near = 0                            # its neighbours of sum 1..t - lo: one test each, no branch
+        for j in range(8):                  # (a branch each cost 10 % of the search)
+            near |= int(np.uint32(sm[c + OFF[j]] - 1) < np.uint32(t - lo)) << j
+        while near:
+            j = lowest_bit(np.uint64(near))
+            near &= near - 1
             q = c + OFF[j]
             s = sm[q]
-            if 1 <= s <= t - k and lo + s <= t:
-                e = slot[q] - 1
-                if e < 0 or lo + s < xlo[e]:
-                    if n >= 64:
-                        full = True
-                        break
-                    if e < 0:
-                        slot[q] = n + 1
-                    else:
-                        xlo[e] = lo + s     # a shorter path: its neighbours again, from a copy
-                    xc[n] = q
-                    xlo[n] = lo + s
-                    n += 1
+            e = slot[q] - 1
+            if e < 0 or lo + s < xlo[e]:
+                if n >= 64:
+                    full = True
+                    break
+                if e < 0:
+                    slot[q] = n + 1
+                else:
+                    xlo[e] = lo + s         # a shorter path: its neighbours again, from a copy
+                xc[n] = q
+                xlo[n] = lo + s
+                n += 1
     if full:
         found = _bucket(st, k, cand, row)
     else:
