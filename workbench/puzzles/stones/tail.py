@@ -187,7 +187,8 @@ def _viable(st, reach, k, target, cand, row):
 
 @njit(cache=True, inline="always")
 def _shift(xv, xa, bym, i, m, t):
-    """Add m to the sums of cell i's neighbours, keeping the masks by sum (sums past t are dropped)."""
+    """Add m to the sums of cell i's neighbours, keeping the masks by sum: sums past t are kept
+    in bym[t + 1], which the game never reads (a test a neighbour, no branch)."""
     one = np.uint64(1)
     a = xa[i]
     while a:
@@ -195,11 +196,9 @@ def _shift(xv, xa, bym, i, m, t):
         a &= a - one
         v = xv[j]
         bit = one << np.uint64(j)
-        if v <= t:
-            bym[v] &= ~bit
+        bym[min(v, t + 1)] &= ~bit
         v += m
-        if v <= t:
-            bym[v] |= bit
+        bym[min(v, t + 1)] |= bit
         xv[j] = v
 
 
