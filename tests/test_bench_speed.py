@@ -44,3 +44,28 @@ def test_one_rung_of_a_ladder_runs_alone():
     assert _at([ladder, single], [1]) == [ladder]
     assert _at([ladder, single], [8]) == [replace(ladder, n=8, n_stop=8), single]
     assert _at([ladder], [13]) == [] and _at([ladder, single], None) == [ladder, single]
+
+
+
+def test_bench_names_the_stored_rows_it_cannot_read(tmp_path):
+    """A row whose fields sit in other columns (pasted from a file of another order) is refused and
+    named in the one warning line `bench` prints before its cases run, not dropped unseen."""
+    import csv
+
+    from workbench.bench import read_bench, unreadable_warning
+    from workbench.records import BENCH_COLUMNS
+
+    path = tmp_path / "bench.csv"
+    good = _row(8.0)[2].bench_row("native exact search, positions/s, pooled 0", "box")
+    shifted = dict(zip(BENCH_COLUMNS, [good[c] for c in BENCH_COLUMNS[:13]] + ["1.5", "workbench native",
+                                                                                "49", "yes"] + [""] * 7))
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=BENCH_COLUMNS)
+        writer.writeheader()
+        writer.writerow(good)
+    assert unreadable_warning(path) is None
+    with path.open("a", newline="") as f:
+        csv.DictWriter(f, fieldnames=BENCH_COLUMNS).writerow(shifted)
+    assert len(read_bench(path)) == 1
+    assert unreadable_warning(path) == (f"warning: 1 row of {path} cannot be read and are left out (the first: "
+                                        f"{path}:3: published is 'workbench native', not an integer)")

@@ -113,6 +113,8 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
     for case in cases:       # the results tables that cases store rows in, checked before the first runs
         if case.store:
             table_file(_stored_table(_request(case, case.n)))
+    if warning := unreadable_warning(path):
+        console.print(warning, markup=False)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console, transient=True) as bar:
         job = bar.add_task("bench cases", total=len(cases))
@@ -154,12 +156,26 @@ def fastest_proving(puzzle: Puzzle, path: Path) -> str | None:
                                       -statistics.median(t for _, t in proven[s])))
 
 
-def read_bench(path: Path) -> list[tuple[str, str, Record]]:
-    """The bench's rows that can be read: label, machine, run."""
+def unreadable_warning(path: Path) -> str | None:
+    """One line for the stored rows that cannot be read, before a bench run: they would drop out of
+    its speed check and of the default solver's choice unseen. None when every row reads."""
+    refused: list[BadRow] = []
+    read_bench(path, refused)
+    if not refused:
+        return None
+    rows = "1 row" if len(refused) == 1 else f"{len(refused)} rows"
+    return f"warning: {rows} of {path} cannot be read and are left out (the first: {refused[0]})"
+
+
+def read_bench(path: Path, refused: list[BadRow] | None = None) -> list[tuple[str, str, Record]]:
+    """The bench's rows that can be read: label, machine, run; each row that cannot (a field that
+    is not its column's type: a row pasted in another column order, say) is left out, its refusal
+    added to `refused`."""
     out = []
     for line, row in numbered_rows(path):
         try:
             out.append(Record.from_bench_row(row, f"{path}:{line}"))
-        except BadRow:
-            continue
+        except BadRow as e:
+            if refused is not None:
+                refused.append(e)
     return out
