@@ -46,7 +46,6 @@ def test_one_rung_of_a_ladder_runs_alone():
     assert _at([ladder], [13]) == [] and _at([ladder, single], None) == [ladder, single]
 
 
-
 def test_bench_names_the_stored_rows_it_cannot_read(tmp_path):
     """A row whose fields sit in other columns (pasted from a file of another order) is refused and
     named in the one warning line `bench` prints before its cases run, not dropped unseen."""
@@ -67,5 +66,5 @@ def test_bench_names_the_stored_rows_it_cannot_read(tmp_path):
     with path.open("a", newline="") as f:
         csv.DictWriter(f, fieldnames=BENCH_COLUMNS).writerow(shifted)
     assert len(read_bench(path)) == 1
-    assert unreadable_warning(path) == (f"warning: 1 row of {path} cannot be read and are left out (the first: "
+    assert unreadable_warning(path) == (f"warning: 1 row of {path} cannot be read, left out (the first: "
                                         f"{path}:3: published is 'workbench native', not an integer)")

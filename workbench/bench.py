@@ -164,7 +164,7 @@ def unreadable_warning(path: Path) -> str | None:
     if not refused:
         return None
     rows = "1 row" if len(refused) == 1 else f"{len(refused)} rows"
-    return f"warning: {rows} of {path} cannot be read and are left out (the first: {refused[0]})"
+    return f"warning: {rows} of {path} cannot be read, left out (the first: {refused[0]})"
 
 
 def read_bench(path: Path, refused: list[BadRow] | None = None) -> list[tuple[str, str, Record]]:

@@ -187,8 +187,8 @@ def _viable(st, reach, k, target, cand, row):
 
 @njit(cache=True, inline="always")
 def _shift(xv, xa, bym, i, m, t):
-    """Add m to the sums of cell i's neighbours, keeping the masks by sum: sums past t are kept
-    in bym[t + 1], which the game never reads (a test a neighbour, no branch)."""
+    """Add m to the sums of cell i's neighbours, keeping the masks by sum. A sum past t goes to
+    bym[t + 1], which the game never reads, so no neighbour's sum needs a test (a branch)."""
     one = np.uint64(1)
     a = xa[i]
     while a:
