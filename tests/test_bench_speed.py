@@ -48,10 +48,17 @@ def test_one_rung_of_a_ladder_runs_alone():
 
 def test_bench_names_the_stored_rows_it_cannot_read(tmp_path):
     """A row whose fields sit in other columns (pasted from a file of another order) is refused and
-    named in the one warning line `bench` prints before its cases run, not dropped unseen."""
+    named in the one warning line `bench` prints before its cases run, not dropped unseen; `report`
+    and `bench --summary` (pandas) refuse the file in one line rather than read the row as blanks."""
     import csv
+    import subprocess
+    import sys
 
+    import pytest
+
+    from workbench import frames
     from workbench.bench import read_bench, unreadable_warning
+    from workbench.errors import BadInput
     from workbench.records import BENCH_COLUMNS
 
     path = tmp_path / "bench.csv"
@@ -68,3 +75,10 @@ def test_bench_names_the_stored_rows_it_cannot_read(tmp_path):
     assert len(read_bench(path)) == 1
     assert unreadable_warning(path) == (f"warning: 1 row of {path} cannot be read, left out (the first: "
                                         f"{path}:3: published is 'workbench native', not an integer)")
+    with pytest.raises(BadInput, match=f"^{path}:3: published is 'workbench native', not an integer"):
+        frames.bench_results(path)
+    for command in (["report", str(path)], ["bench", "--summary", "-o", str(path)]):
+        p = subprocess.run([sys.executable, "-m", "workbench", *command], capture_output=True, text=True)
+        assert p.returncode == 2 and p.stdout == "", command
+        assert p.stderr.strip().splitlines() == [f"workbench: error: {path}:3: published is 'workbench native', "
+                                                 f"not an integer (a row in another column order?): refused"], command

@@ -41,11 +41,15 @@ def _kinds() -> dict[str, str]:
     return kinds
 
 
-def _typed(df: pd.DataFrame) -> pd.DataFrame:
+def _typed(df: pd.DataFrame, where: str = "the table") -> pd.DataFrame:
     """Each column typed as the Record types it: numbers as numbers (nullable integers where whole),
     True/False as booleans, the time a datetime; the answer is `value` (a results table's objective,
-    else its count) with its `log10_value`."""
+    else its count) with its `log10_value`. A field that is not its column's type (a row pasted in
+    another column order, say) is refused (BadInput naming its line), never turned into a blank."""
     import pandas as pd
+
+    for col in df.columns:
+        _refuse_mistyped(df[col], _kinds().get(str(col)) or ("time" if col == "timestamp" else None), where)
 
     if "value" not in df and "objective" in df:
         value = df["objective"].fillna(df["count"]) if "count" in df else df["objective"]
@@ -70,6 +74,29 @@ def _typed(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def _refuse_mistyped(text: pd.Series, kind: str | None, where: str) -> None:
+    """BadInput for the first field of the column that its kind cannot read (lines count from the
+    header, line 1)."""
+    import pandas as pd
+
+    given = text.dropna()
+    if kind is None or given.empty:
+        return
+    if kind == "flag":
+        bad = ~given.isin(["True", "False"])
+    elif kind == "time":
+        bad = pd.to_datetime(given, errors="coerce", format="ISO8601").isna()
+    elif kind == "integer":
+        bad = ~given.str.fullmatch(r"\s*-?\d+\s*")
+    else:
+        bad = pd.to_numeric(given, errors="coerce").isna() & (given.str.lower() != "nan")
+    if bad.any():
+        row = bad.idxmax()
+        expected = {"flag": "True or False", "time": "an ISO time", "integer": "an integer"}.get(kind, "a number")
+        raise BadInput(f"{where}:{int(row) + 2}: {text.name} is {given[row]!r}, not {expected} "
+                       f"(a row in another column order?): refused")
+
+
 def _log10(x: Any) -> float:
     """log10 of a positive value, exact counts of any size included (Python's log10 takes big ints)."""
     try:
@@ -82,7 +109,7 @@ def read(path: str | Path) -> pd.DataFrame:
     """One CSV of results/ as a typed DataFrame (empty cells are missing values)."""
     import pandas as pd
 
-    return _typed(pd.read_csv(path, dtype=str, keep_default_na=False).replace("", pd.NA))
+    return _typed(pd.read_csv(path, dtype=str, keep_default_na=False).replace("", pd.NA), str(path))
 
 
 def reference(name: str = "") -> Path:
