@@ -32,7 +32,7 @@ def test_only_the_same_case_on_the_same_machine_counts():
 
 def test_one_rung_of_a_ladder_runs_alone():
     """`bench --n 11` on a ladder from N = 1 runs N = 11 only (hours of a certificate, say), not the
-    ladder from 1; a case at N, or a ladder starting there, runs as it is; N past the ladder: nothing."""
+    ladder from 1; a ladder starting at N runs N only too, a case at N as it is; past the ladder: nothing."""
     from dataclasses import replace
 
     from workbench.bench import _at
@@ -41,7 +41,7 @@ def test_one_rung_of_a_ladder_runs_alone():
     ladder = BenchCase("enigma82", 1, "sat:cd195", 600.0, ladder=True, n_stop=12, label="certified")
     single = BenchCase("enigma82", 8, "auto", 120.0)
     assert [(c.n, c.n_stop) for c in _at([ladder, single], [11])] == [(11, 11)]
-    assert _at([ladder, single], [1]) == [ladder]
+    assert _at([ladder, single], [1]) == [replace(ladder, n_stop=1)]
     assert _at([ladder, single], [8]) == [replace(ladder, n=8, n_stop=8), single]
     assert _at([ladder], [13]) == [] and _at([ladder, single], None) == [ladder, single]
 

@@ -128,10 +128,11 @@ def run_bench(puzzles: list[str] | None, solvers: list[str] | None, label: str |
 
 def _at(cases: list[BenchCase], ns: list[int] | None) -> list[BenchCase]:
     """The cases at these N (all without `ns`); a ladder's rung at N is a case of its own, so that one
-    rung (hours, say) runs alone."""
+    rung (hours, say) runs alone: its first rung too (`--n 1` on a ladder from 1 is N = 1, not the
+    whole ladder: a stones ladder runs up to a(5), half an hour)."""
     if not ns:
         return cases
-    return [replace(case, n=n, n_stop=n) if case.ladder and case.n != n else case for case in cases for n in ns
+    return [replace(case, n=n, n_stop=n) if case.ladder else case for case in cases for n in ns
             if case.n == n or (case.ladder and case.n is not None and case.n < n <= (case.n_stop or n))]
 
 
