@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import shutil
@@ -19,6 +20,7 @@ from ..models.mzn import to_minizinc
 from ..userfile.flatzinc import MiniZincFile, plain
 from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
 
+COMPLETE_SHARE = 1 / 3     # of the time limit: a user's model's complete search before its neighbourhoods (_phases)
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
 
 
@@ -141,25 +143,29 @@ class MiniZinc(Enumerator):
             return _as_written(model, instance, self._settings(entry, options, time.perf_counter()), report)
         t0 = time.perf_counter()
         try:
-            text, data = to_minizinc(model, satisfy=counting is not None)
+            phases = [to_minizinc(m, satisfy=counting is not None) for m in _phases(model, options)]
         except ValueError as e:           # what MiniZinc's integer model cannot say: continuous variables, ...
             raise UnsupportedModel(str(e)) from None
         has_objective = not counting and (not isinstance(model, LinearModel) or bool(model.objective))
         lm = as_linear(model)
         counted = SolutionCount(lm.project, len(lm.vars), counting.show, report) if counting else None
-        with tempfile.TemporaryDirectory() as tmp:
-            paths = [os.path.join(tmp, "model.mzn"), os.path.join(tmp, "data.dzn")]
-            for path, content in zip(paths, (text, data)):
-                with open(path, "w") as f:
-                    f.write(content)
-            instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
+        t1 = time.perf_counter()
+        final = best = None
+        for i, (text, data) in enumerate(phases):
             kwargs = self._settings(entry, options, t0)
+            if i == 0 and len(phases) > 1:
+                kwargs["time_limit"] = timedelta(seconds=min(kwargs["time_limit"].total_seconds(),
+                                                             COMPLETE_SHARE * float(options.time_limit or 0)))
             if counting:
                 del kwargs["intermediate_solutions"]
                 kwargs["all_solutions"] = True
-            t1 = time.perf_counter()
-            final, best = asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
-            t2 = time.perf_counter()
+            final, found = _run_text(entry, text, data, kwargs, report, counted, has_objective)
+            if found is not None and (best is None or _better(found[0], best[0], lm.is_maximise)):
+                best = found
+            if final is not None and final.status in (minizinc.Status.OPTIMAL_SOLUTION,
+                                                      minizinc.Status.UNSATISFIABLE, minizinc.Status.ERROR):
+                break
+        t2 = time.perf_counter()
         timings: dict[str, Any] = dict(build_seconds=t1 - t0, solve_seconds=t2 - t1,
                                        message=str(final.status) if final else "")
         bound = None
@@ -179,6 +185,35 @@ class MiniZinc(Enumerator):
         if status == minizinc.Status.OPTIMAL_SOLUTION or (not has_objective and status.has_solution()):
             return Result(Status.OPTIMAL, objective, objective, values, **timings)
         return Result(Status.FEASIBLE, objective, bound, values, **timings)
+
+
+def _phases(model: Any, options: Options) -> list[Any]:
+    """The models run in turn: a user's model with no search of its own (`neighbourhoods`) first
+    gets a complete search for COMPLETE_SHARE of the time, which proves a small model at once, then
+    the large neighbourhoods for the rest, which find good solutions on a hard one but never end
+    (so never without a time limit); any other model, once as it is."""
+    if not (isinstance(model, LinearModel) and model.neighbourhoods and model.objective):
+        return [model]
+    complete = dataclasses.replace(model, neighbourhoods=False)
+    return [complete, model] if options.time_limit is not None else [complete]
+
+
+def _better(a: float | None, b: float | None, maximise: bool) -> bool:
+    return a is not None and (b is None or (a > b if maximise else a < b))
+
+
+def _run_text(entry: dict, text: str, data: str, kwargs: dict[str, Any], report: Report,
+              counted: SolutionCount | None, has_objective: bool) -> tuple[Any, tuple[float | None, list[int]] | None]:
+    """One MiniZinc run of a model and its data, written to a folder of their own."""
+    import minizinc
+
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [os.path.join(tmp, "model.mzn"), os.path.join(tmp, "data.dzn")]
+        for path, content in zip(paths, (text, data)):
+            with open(path, "w") as f:
+                f.write(content)
+        instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(paths))
+        return asyncio.run(_stream(instance, kwargs, report, counted, has_objective))
 
 
 async def _stream(instance: Any, kwargs: dict[str, Any], report: Report, counted: SolutionCount | None,
