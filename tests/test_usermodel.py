@@ -254,6 +254,35 @@ def test_what_a_linear_model_cannot_say_is_refused_by_name(name, needle):
     assert p.stdout == ""
 
 
+@pytest.mark.parametrize("where", ["obj: 1e30 x + y", "obj: x + y\nSubject To\n c: 1e21 x + y >= 1"])
+def test_a_coefficient_solvers_read_as_infinite_is_refused_in_one_line(where, tmp_path):
+    """Every backend failed on it, each with its own traceback's last line (PuLP: NaN/inf, CP-SAT:
+    OverflowError, SCIP: error in input data): now it never reaches one. (A row's coefficient that
+    large HiGHS's reader refuses itself.)"""
+    path = tmp_path / "huge.lp"
+    constraints = "" if "Subject" in where else "Subject To\n c: x + y >= 1\n"
+    path.write_text(f"Minimize\n {where}\n{constraints}Bounds\n 0 <= x <= 1\n 0 <= y <= 1\nGeneral\n x y\nEnd\n")
+    p = wb("compare", "--model", str(path), "--time-limit", "10")
+    assert p.returncode == 2 and p.stdout == "", p.stdout
+    (line,) = p.stderr.strip().splitlines()
+    assert "coefficient of x" in line and "as infinite" in line or "HiGHS cannot read it" in line, line
+
+
+def test_a_model_without_objective_is_solved_alike_by_every_backend(tmp_path):
+    """An empty objective: PuLP writes a `__dummy` column into the MPS for glpsol and lp_solve, which
+    shifted glpk's columns (IndexError) and ended lp_solve's solution block early (a solution of
+    zeros, rejected by the file); some backends gave no objective where HiGHS gave 0."""
+    path = tmp_path / "exactly_one.lp"
+    path.write_text("Minimize\nSubject To\n c: x + y >= 1\n d: x + y <= 1\nBinary\n x y\nEnd\n")
+    out = tmp_path / "c.csv"
+    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
+    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
+    rows = list(csv.DictReader(open(out)))
+    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    for r in rows:
+        assert (r["status"], r["value"], r["bound"], r["verified"]) == ("optimal", "0", "0", "True"), r
+
+
 def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():
     p = wb("solve", "--model", f"{CORPUS}/pulp_sense_comment.mps", "--solver", "highs", "--json")
     assert "*SENSE:Maximize" in p.stderr and "minimisation" in p.stderr

@@ -217,6 +217,9 @@ def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
                                      f"gives {clean_number(verdict.objective)}")
         if verdict.ok:
             result.solution = _named(mf, values)
+            if result.objective is None and verdict.objective is not None:    # an empty objective: the
+                result.objective = verdict.objective                          # file's (0), as HiGHS says
+                result.bound = verdict.objective if result.status == Status.OPTIMAL else result.bound
         else:
             result.message = f"the file rejects the solution: {verdict.message}"
             result.status, result.objective = Status.ERROR, None

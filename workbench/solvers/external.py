@@ -51,7 +51,7 @@ class MpsInput:
     path: Path
     flat: LinearModel        # the flattened model: its columns are the file's columns
     n_own: int               # the model's own variables come first; auxiliaries of flattening after
-    columns: list[int]       # the file's columns in order, as indices into flat.vars
+    columns: list[int | None]   # the file's columns in order, as indices into flat.vars (None: not the model's)
 
     @property
     def maximise(self) -> bool:
@@ -89,21 +89,22 @@ def write_mps(model: Model, folder: str | Path) -> MpsInput:
     return MpsInput(path, flat, own, mps_columns(path))
 
 
-def mps_columns(path: Path) -> list[int]:
-    """The column indices in the order the MPS file's COLUMNS section first names them."""
-    order: list[int] = []
-    seen: set[int] = set()
+def mps_columns(path: Path) -> list[int | None]:
+    """The column indices in the order the MPS file's COLUMNS section first names them; None for a
+    column that is not the model's (PuLP writes `__dummy` for an empty objective), which a solver
+    still counts."""
+    order: list[int | None] = []
+    seen: set[str] = set()
     section = ""
     for line in path.read_text().splitlines():
         if line and not line[0].isspace():
             section = line.split()[0]
             continue
-        if section != "COLUMNS":
+        fields = line.split()
+        if section != "COLUMNS" or not fields or fields[0] in seen or "'MARKER'" in fields:
             continue
-        found = COLUMN.match(line.split()[0]) if line.split() else None
-        if found and int(found.group(1)) not in seen:
-            seen.add(int(found.group(1)))
-            order.append(int(found.group(1)))
+        seen.add(fields[0])
+        order.append(column_index(fields[0]))
     return order
 
 

@@ -68,7 +68,7 @@ class GLPK(FileFed):
     program_run = GlpsolRun
 
 
-def _read_solution(text: str, columns: list[int]) -> tuple[Status, dict[int, float]]:
+def _read_solution(text: str, columns: list[int | None]) -> tuple[Status, dict[int, float]]:
     """glpsol's plain solution file (-w). A MIP: "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" per
     column. A model without integer columns is solved by the simplex: "s bas ROWS COLS PRIMAL DUAL OBJ"
     (each status f feasible, n none, i infeasible, u undefined), then "j COL STATUS VALUE DUAL"."""
@@ -79,6 +79,6 @@ def _read_solution(text: str, columns: list[int]) -> tuple[Status, dict[int, flo
             status = STATUS.get(parts[4], Status.UNKNOWN)
         elif parts[:2] == ["s", "bas"] and len(parts) >= 6:
             status, value_at = BASIC.get((parts[4], parts[5]), BASIC.get((parts[4], "*"), Status.UNKNOWN)), 3
-        elif parts[:1] == ["j"] and len(parts) > value_at:
+        elif parts[:1] == ["j"] and len(parts) > value_at and columns[int(parts[1]) - 1] is not None:
             by_column[columns[int(parts[1]) - 1]] = float(parts[value_at])
     return status, by_column

@@ -41,8 +41,10 @@ class LpSolve(FileFed):
                 self.block.clear()
                 return
             parts = line.split()
-            if self.in_block and len(parts) == 2 and column_index(parts[0]) is not None:
-                self.block[column_index(parts[0]) or 0] = float(parts[1])
+            if self.in_block and len(parts) == 2 and _number(parts[1]):
+                column = column_index(parts[0])        # None: not the model's (PuLP's `__dummy`)
+                if column is not None:
+                    self.block[column] = float(parts[1])
                 return
             if self.in_block:                        # the block ended: an improved solution
                 self.in_block = False
@@ -62,6 +64,14 @@ class LpSolve(FileFed):
             return Answer(Status.OPTIMAL if code == OPTIMAL else Status.FEASIBLE, self.best, None, message)
 
     program_run = LpSolveRun
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 MEANING = {-2: "out of memory", 0: "optimal", 1: "sub-optimal (stopped with a solution)", 2: "infeasible",

@@ -258,10 +258,15 @@ def _highs_read(path: str) -> LinearFile:
     else:
         for i in range(lp.num_row_):
             rows[i] = [(index[k], value[k]) for k in range(start[i], start[i + 1])]
+    cost = [float(c) for c in lp.col_cost_]      # (a row's coefficient that large HiGHS refuses to read)
+    huge = [j for j, c in enumerate(cost) if not abs(c) < INFINITE]
+    if huge:
+        raise SystemExit(f"its objective coefficient of {names[huge[0]]} is {cost[huge[0]]:g} (HiGHS reads "
+                         f"{INFINITE:g} or more as infinite): no solver can take it, refused")
     return LinearFile(
         sense="max" if lp.sense_ == highspy.ObjSense.kMaximize else "min", offset=float(lp.offset_),
         names=names, lower=[_finite_or_inf(x) for x in lp.col_lower_], upper=[_finite_or_inf(x) for x in lp.col_upper_],
-        integer=[k == highspy.HighsVarType.kInteger for k in kinds], cost=[float(c) for c in lp.col_cost_],
+        integer=[k == highspy.HighsVarType.kInteger for k in kinds], cost=cost,
         row_names=list(lp.row_names_) or [f"r{i}" for i in range(lp.num_row_)],
         row_lower=[_finite_or_inf(x) for x in lp.row_lower_], row_upper=[_finite_or_inf(x) for x in lp.row_upper_],
         rows=rows)
