@@ -72,13 +72,16 @@ def _read_solution(text: str, columns: list[int | None]) -> tuple[Status, dict[i
     """glpsol's plain solution file (-w). A MIP: "s mip ROWS COLS STATUS OBJ", then "j COL VALUE" per
     column. A model without integer columns is solved by the simplex: "s bas ROWS COLS PRIMAL DUAL OBJ"
     (each status f feasible, n none, i infeasible, u undefined), then "j COL STATUS VALUE DUAL"."""
-    status, by_column, value_at = Status.UNKNOWN, {}, 2
+    status, value_at = Status.UNKNOWN, 2
+    by_column: dict[int, float] = {}
     for line in text.splitlines():
         parts = line.split()
         if parts[:2] == ["s", "mip"] and len(parts) >= 5:
             status = STATUS.get(parts[4], Status.UNKNOWN)
         elif parts[:2] == ["s", "bas"] and len(parts) >= 6:
             status, value_at = BASIC.get((parts[4], parts[5]), BASIC.get((parts[4], "*"), Status.UNKNOWN)), 3
-        elif parts[:1] == ["j"] and len(parts) > value_at and columns[int(parts[1]) - 1] is not None:
-            by_column[columns[int(parts[1]) - 1]] = float(parts[value_at])
+        elif parts[:1] == ["j"] and len(parts) > value_at:
+            column = columns[int(parts[1]) - 1]      # None: not the model's (PuLP's `__dummy`)
+            if column is not None:
+                by_column[column] = float(parts[value_at])
     return status, by_column
