@@ -268,19 +268,21 @@ def test_a_coefficient_solvers_read_as_infinite_is_refused_in_one_line(where, tm
     assert "coefficient of x" in line and "as infinite" in line or "HiGHS cannot read it" in line, line
 
 
-def test_a_model_without_objective_is_solved_alike_by_every_backend(tmp_path):
+@pytest.mark.parametrize("objective,value", [("", "0"), (" obj: 0 x + 5\n", "5")])
+def test_a_model_without_objective_is_solved_alike_by_every_backend(objective, value, tmp_path):
     """An empty objective: PuLP writes a `__dummy` column into the MPS for glpsol and lp_solve, which
     shifted glpk's columns (IndexError) and ended lp_solve's solution block early (a solution of
-    zeros, rejected by the file); some backends gave no objective where HiGHS gave 0."""
+    zeros, rejected by the file); some backends gave no objective where HiGHS gave 0, and SCIP
+    dropped an objective that is a constant alone (0 where the file gives 5)."""
     path = tmp_path / "exactly_one.lp"
-    path.write_text("Minimize\nSubject To\n c: x + y >= 1\n d: x + y <= 1\nBinary\n x y\nEnd\n")
+    path.write_text(f"Minimize\n{objective}Subject To\n c: x + y >= 1\n d: x + y <= 1\nBinary\n x y\nEnd\n")
     out = tmp_path / "c.csv"
     p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
     assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
     rows = list(csv.DictReader(open(out)))
     assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
     for r in rows:
-        assert (r["status"], r["value"], r["bound"], r["verified"]) == ("optimal", "0", "0", "True"), r
+        assert (r["status"], r["value"], r["bound"], r["verified"]) == ("optimal", value, value, "True"), r
 
 
 def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():

@@ -28,7 +28,7 @@ def build(model: LinearModel):
         expr = quicksum(c * xs[v] for v, c in row.terms)
         scip.addCons((row.lo if row.lo is not None else -scip.infinity()) <= (
             expr <= (row.hi if row.hi is not None else scip.infinity())), name=row.name or f"r{i}")
-    if m.objective:
+    if m.objective or m.constant:        # a constant alone is an objective too (SCIP reported 0 for it)
         scip.setObjective(quicksum(c * xs[v] for v, c in m.objective) + m.constant,
                           "maximize" if m.is_maximise else "minimize")
     return scip, xs, m
