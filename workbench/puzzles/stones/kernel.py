@@ -30,6 +30,8 @@ from ...search.symmetry import at_origin, canonical
 from .moves import (
     CA,
     CLOCK_EVERY,
+    DC,
+    DR,
     ERR_EDGE,
     ERR_MOVES,
     ERR_REST,
@@ -40,11 +42,13 @@ from .moves import (
     MAXM,
     MERGE,
     NEWB,
+    PLACE,
     SHUFFLE_SEED,
     H,
     W,
     _borrowed,
     _edge_ok,
+    _elig,
     _gen,
     _grow,
     _keep,
@@ -56,7 +60,7 @@ from .moves import (
     _unplace,
     _workspace,
 )
-from .tail import _tail, _viable
+from .tail import _live_ones, _tail, _viable
 
 
 @njit(cache=True)
@@ -72,7 +76,10 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     it hands the rest back: every move not yet tried, at every level of the current path, is written
     to `frontier` as a board of its own (so nothing searched is thrown away), and the positions leave
     those boards out, since their own searches count them as their first. With target > 0, boards
-    with no ones left and one group that cannot reach `target` are not searched below (tail._viable).
+    with no ones left and one group that cannot reach `target` are not searched below (tail._viable),
+    and the tail roots of a number that spends the last one are judged together, before any is
+    placed (tail._live_ones): a dead one is neither placed nor counted. Boards of a value above the
+    best (the limit) are always placed, so the best and the kept boards are as without it.
     out = (best_cells, frontier, stats, found): with room in `found` every board that places `target`
     is kept there (moves._keep: header [cells, value], then the cells), the count in stats[3].
     Returns (best value, cells in best board, frontier count);
@@ -111,6 +118,8 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
     nsaved = np.zeros(MAXL, dtype=np.int64)
     bcells = np.empty(MAXC, dtype=np.int64)
     tmp = np.empty((MAXM if budget > 0 else 1, 4), dtype=np.int32)
+    group = np.full(MAXL, -1, dtype=np.int64)      # by level, the cell of the tail roots judged last
+    live = np.zeros(MAXL, dtype=np.int64)          # and the directions of their ones that go on
     nfront = 0
     spill = False
     kk[0] = k0
@@ -178,6 +187,13 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 pend[L + 1] = p
             else:
                 m = mm[L, i]
+                if m != 0 and rr[L] == 1 and t == PLACE and hasb == 0 and target > 0 and cut == 0 and k <= lim:
+                    if group[L] != p:       # a tail root, the first of p's here: one game for p's roots
+                        group[L] = p        # (a lone root's own call costs as much: not played twice)
+                        ones = _elig(b, pl, p)
+                        live[L] = _live_ones(st, walk[3], k, target, p, ones) if popcount(ones) > 1 else ones
+                    if m & live[L] == 0:    # its one's root cannot reach the window: not placed
+                        continue
                 g = 1 if t == NEWB or p % W >= HALF else 0
                 _place(st, bb, g, p, m, k)
                 if t == NEWB:
@@ -220,6 +236,7 @@ def _dfs(ws, cells, k0, r0, hasb0, limits, masks, out):
                 nm[L] = 0
             else:
                 err = _gen(st, bb, hasb, kk[L], rr[L], pend[L], L, mv, masks, bcells)
+                group[L] = -1
         else:
             L -= 1
             if L < 0:
@@ -366,6 +383,25 @@ def viable(board: list[list[int]], k: int, target: int) -> list[tuple[int, int]]
     col0 = min(c for _, c, _ in board) - (CA % W - 16)
     cells = np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64)
     return sorted((int(p) // W + row0, int(p) % W + col0) for p in _viable_on(_workspace(), cells, k, target))
+
+
+@njit(cache=True)
+def _live_ones_on(ws, cells, k, target, p):
+    st, _, walk = _borrowed(ws)
+    for i in range(cells.shape[0]):
+        _put(st, cells[i, 0], cells[i, 1], 1)
+    return _live_ones(st, walk[3], k, target, p, _elig(st[0], st[2], p))
+
+
+def live_ones(board: list[list[int]], k: int, target: int, cell: tuple[int, int]) -> list[tuple[int, int]]:
+    """The cells (row, col) next to `cell` where `board` (numbers below k, one one still in hand) may put
+    its last one, with k on `cell`, and still place every number up to the window of tail._viable:
+    tail._live_ones's answer, for the tests to hold against the rules."""
+    row0 = min(r for r, _, _ in board) - (CA // W - 16)
+    col0 = min(c for _, c, _ in board) - (CA % W - 16)
+    cells = np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64)
+    live = _live_ones_on(_workspace(), cells, k, target, (cell[0] - row0) * W + cell[1] - col0)
+    return sorted((cell[0] + int(DR[d]), cell[1] + int(DC[d])) for d in range(8) if live >> d & 1)
 
 
 def _board(cells: np.ndarray) -> list[list[int]]:

@@ -349,7 +349,7 @@ def _workspace():
     """The board (values, sums, blocks, bucket positions, buckets, bucket sizes), the per-level move
     lists (type, cell, mask, orientation) and _tail's workspace (with _viable's: each cell's place in
     its list plus one, the cells, their sums, neighbour masks and least numbers, the open choices of
-    its levels, the masks by sum)."""
+    its levels, the masks by sum, and _group_dead's mark of the cells a one may lift)."""
     board = (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32))
@@ -357,7 +357,8 @@ def _workspace():
              np.empty((MAXL, MAXM), dtype=np.int32), np.empty((MAXL, MAXM), dtype=np.int32))
     reach = (np.zeros(H * W, dtype=np.int32), np.empty(64, dtype=np.int32), np.empty(64, dtype=np.int64),
              np.empty(64, dtype=np.uint64), np.empty(64, dtype=np.int32), np.empty(128, dtype=np.uint64),
-             np.empty(MAXS, dtype=np.uint64))
+             np.empty(MAXS, dtype=np.uint64), np.zeros(H * W, dtype=np.int32), np.empty(64, dtype=np.uint64),
+             np.empty(64, dtype=np.uint64))
     walk = (np.empty((MAXL, CAP), dtype=np.int32), np.empty(MAXL, dtype=np.int64), np.empty(MAXL, dtype=np.int64),
             reach)
     return board, moves, walk
@@ -368,8 +369,9 @@ def _borrowed(ws):
     """The workspace as views without reference counts (search.compiled.borrowed): the kernels pass
     its arrays to a helper at every position, and numba's atomic reference counts on those calls
     took most of the search's time. The caller keeps `ws` alive."""
-    (b, sm, pl, pos, bk, bn), (mt, mp, mm, mo), (cand, ncand, idx, (slot, xc, xv, xa, xlo, xs, bym)) = ws
+    (b, sm, pl, pos, bk, bn), (mt, mp, mm, mo), (cand, ncand, idx, (slot, xc, xv, xa, xlo, xs, bym, amb, xe, es)) = ws
     return ((borrowed(b), borrowed(sm), borrowed(pl), borrowed(pos), borrowed(bk), borrowed(bn)),
             (borrowed(mt), borrowed(mp), borrowed(mm), borrowed(mo)),
             (borrowed(cand), borrowed(ncand), borrowed(idx),
-             (borrowed(slot), borrowed(xc), borrowed(xv), borrowed(xa), borrowed(xlo), borrowed(xs), borrowed(bym))))
+             (borrowed(slot), borrowed(xc), borrowed(xv), borrowed(xa), borrowed(xlo), borrowed(xs), borrowed(bym),
+              borrowed(amb), borrowed(xe), borrowed(es))))

@@ -113,22 +113,83 @@ def _viable(st, reach, k, target, cand, row):
     Cost: a call costs three to four positions and cuts at once what the search would reach only by
     placing the numbers (the issue 61 notes: a(4), target 39, 18.6 M positions become 2.9 M).
     """
-    _, sm, _, _, bk, bn = st
-    slot, xc, xv, xa, xlo, xs, bym = reach
+    _, _, _, _, bk, bn = st
+    slot, xc = reach[0], reach[1]
     t = min(target, 2 * k - 1, k + EXACT)
     if t < k or bn[k] == 0:
         return _bucket(st, k, cand, row)
+    n, good, full = _game(st, reach, k, t, None, 0)
+    if full:
+        found = _bucket(st, k, cand, row)
+    else:
+        found = 0
+        while good:                         # the roots of sum k are cells 0..bn[k] - 1, in bk's order
+            cand[row, found] = xc[lowest_bit(good)]
+            good &= good - np.uint64(1)
+            found += 1
+    for i in range(n):
+        slot[xc[i]] = 0
+    return found
+
+
+@njit(cache=True)
+def _live_ones(st, reach, k, target, p, ones):
+    """Which tail roots of a group can go on: k goes on p (sum k - 1) with the last one on one of the
+    cells of `ones` (a mask of directions from p), so the roots' boards differ only by the +1 of the
+    one on its neighbours. One game plays them all (_game with `amb`, _play with `lifted`): a cell
+    next to some one's cell may take its sum or one more, and each path keeps the roots it is a play
+    of (a cell taken at its sum rules out the ones next to it, at one more those not next to it, and
+    a one's own cell rules out its root); the game's cells are the union of the roots' (each root's
+    are there, and a cell that takes nothing in a root changes nothing). Returns the mask of the
+    roots from which t is reached, exactly as each root's own _viable would find it, for one call
+    instead of one a root (`ones` when the cells passed 64)."""
+    slot, xc, amb = reach[0], reach[1], reach[7]
+    k1 = k + 1
+    t = min(target, 2 * k1 - 1, k1 + EXACT)
+    if t < k1:
+        return ones
+    _put(st, p, k, 1, False)
+    for d in range(8):
+        if ones >> d & 1:
+            e = p + OFF[d]
+            amb[e] |= 256 << d
+            for j in range(8):
+                amb[e + OFF[j]] |= 1 << d
+    n, live, full = _game(st, reach, k1, t, amb, ones)
+    for i in range(n):
+        slot[xc[i]] = 0
+    for d in range(8):
+        if ones >> d & 1:
+            for j in range(8):
+                amb[p + OFF[d] + OFF[j]] = 0
+            amb[p + OFF[d]] = 0
+    _put(st, p, k, -1, False)
+    return ones if full else np.int64(live)
+
+
+@njit(cache=True, inline="always")
+def _game(st, reach, k, t, amb, ones):
+    """_viable's game over k..t: its cells collected, then played. With `amb` (not None) it is the
+    game of a group of roots (_live_ones): a cell marked there may take its sum or one more, and the
+    answer is the mask of `ones` whose roots reach t; numba compiles the two cases apart, so the
+    game of every tail board pays nothing for it. Returns (entries of slot to clear, the mask of the
+    first cells (or roots) from which t is reached, whether the cells passed 64: then no answer)."""
+    _, sm, _, _, bk, bn = st
+    slot, xc, xv, xa, xlo, xs, bym, _, xe, es = reach
     n = 0
     full = False
-    for d in range(k, t + 1):
+    for d in range(k if amb is None else k - 1, t + 1):
         for i in range(bn[d]):
+            c = bk[d, i]
+            if amb is not None:
+                if d < k and amb[c] & 255 == 0:     # a root only with a one's +1
+                    continue
             if n >= 64:
                 full = True
                 break
-            c = bk[d, i]
             slot[c] = n + 1
             xc[n] = c
-            xlo[n] = d
+            xlo[n] = max(d, k)
             n += 1
     head = 0
     while head < n and not full:
@@ -137,12 +198,13 @@ def _viable(st, reach, k, target, cand, row):
         head += 1
         near = 0                            # its neighbours of sum 1..t - lo: one test each, no branch
         for j in range(8):                  # (a branch each cost 10 % of the search)
-            near |= int(np.uint32(sm[c + OFF[j]] - 1) < np.uint32(t - lo)) << j
+            s = sm[c + OFF[j]] if amb is None else max(sm[c + OFF[j]], min(amb[c + OFF[j]] & 255, 1))
+            near |= int(np.uint32(s - 1) < np.uint32(t - lo)) << j
         while near:
             j = lowest_bit(np.uint64(near))
             near &= near - 1
             q = c + OFF[j]
-            s = sm[q]
+            s = sm[q] if amb is None else max(sm[q], min(amb[q] & 255, 1))
             e = slot[q] - 1
             if e < 0 or lo + s < xlo[e]:
                 if n >= 64:
@@ -156,33 +218,33 @@ def _viable(st, reach, k, target, cand, row):
                 xlo[n] = lo + s
                 n += 1
     if full:
-        found = _bucket(st, k, cand, row)
-    else:
-        m = 0                               # the distinct cells, their sums and neighbour masks
-        for i in range(n):
-            c = xc[i]
-            if slot[c] == i + 1:            # not a later copy
-                xc[m] = c
-                slot[c] = m + 1
-                m += 1
-        n = m
-        for i in range(n):
-            xv[i] = sm[xc[i]]
-            a = np.uint64(0)
-            for j in range(8):
-                e = slot[xc[i] + OFF[j]]
-                if e > 0:
-                    a |= np.uint64(1) << np.uint64(e - 1)
-            xa[i] = a
-        good = _play(xv, xa, xs, bym, n, k, t)
-        found = 0
-        while good:                         # the roots of sum k are cells 0..bn[k] - 1, in bk's order
-            cand[row, found] = xc[lowest_bit(good)]
-            good &= good - np.uint64(1)
-            found += 1
+        return n, np.uint64(0), True
+    m = 0                                   # the distinct cells, their sums and neighbour masks
     for i in range(n):
-        slot[xc[i]] = 0
-    return found
+        c = xc[i]
+        if slot[c] == i + 1:                # not a later copy
+            xc[m] = c
+            slot[c] = m + 1
+            m += 1
+    for i in range(m):
+        xv[i] = sm[xc[i]]
+        a = np.uint64(0)
+        for j in range(8):
+            e = slot[xc[i] + OFF[j]]
+            if e > 0:
+                a |= np.uint64(1) << np.uint64(e - 1)
+        xa[i] = a
+    bym[:t + 1] = 0
+    for i in range(m):
+        bym[xv[i]] |= np.uint64(1) << np.uint64(i)
+    if amb is None:
+        return m, _play(xv, xa, xs, bym, k, t, None, xe, es, 0), False
+    lifted = np.uint64(0)
+    for i in range(m):
+        xe[i] = amb[xc[i]]
+        if xe[i] & 255:
+            lifted |= np.uint64(1) << np.uint64(i)
+    return m, _play(xv, xa, xs, bym, k, t, lifted, xe, es, ones), False
 
 
 @njit(cache=True, inline="always")
@@ -203,22 +265,34 @@ def _shift(xv, xa, bym, i, m, t):
 
 
 @njit(cache=True, inline="always")
-def _play(xv, xa, xs, bym, n, k, t):
+def _play(xv, xa, xs, bym, k, t, lifted, xe, es, roots):
     """The mask of the cells of sum k from which k..t can be placed, one at a time, each on a free cell
     whose sum xv equals it (placing m adds m to the cells of its neighbour mask xa). Depth-first,
     each first choice until it reaches t; before m goes on a cell it reads the cells m + 1 would then
     have, and for each of those the cells m + 2 would have after both, so a choice dead within two
-    numbers costs no shifts (1.2x, then 4 %). bym[v] is the mask of the cells of sum v (v <= t),
-    xs holds each level's open choices and (at 64 + level) its choice."""
+    numbers costs no shifts (1.2x, then 4 %). bym[v] is the mask of the cells of sum v (v <= t; the
+    caller fills it), xs holds each level's open choices and (at 64 + level) its choice.
+
+    With `lifted` (not None), the game of a group of roots (_live_ones): a cell of `lifted` takes its
+    sum or one more, so the cells that may take v are bym[v] | bym[v - 1] & lifted (what the look
+    ahead reads: more cells, never fewer); xe[i] has bit d when cell i is next to root d's one, bit
+    8 + d when it is that one's cell; es[L] holds the roots (of `roots`) that the path to level L is
+    a play of, and the answer is the mask of the roots from which t is reached (each path until the
+    roots it could still serve have all been reached)."""
     one = np.uint64(1)
-    bym[:t + 1] = 0
-    for i in range(n):
-        bym[xv[i]] |= one << np.uint64(i)
     used = np.uint64(0)
     good = np.uint64(0)
+    live = np.uint64(0)
     L = 0
-    xs[0] = bym[k]
+    if lifted is None:
+        xs[0] = bym[k]
+    else:
+        xs[0] = bym[k] | (bym[k - 1] & lifted)
+        es[0] = np.uint64(roots)
     while True:
+        if lifted is not None:
+            if es[L] & ~live == 0:          # every root this path serves is reached
+                xs[L] = 0
         if xs[L] == 0:
             if L == 0:
                 break
@@ -231,15 +305,29 @@ def _play(xv, xa, xs, bym, n, k, t):
         xs[L] &= xs[L] - one
         bit = one << np.uint64(i)
         m = k + L
+        serves = np.uint64(0)
+        if lifted is not None:              # the roots in which i takes m: at its sum, those whose
+            near = xe[i]                    # one is not next to it; at one more, those whose one is
+            serves = es[L] & ~live & ~(near >> np.uint64(8)) & (~near if xv[i] == m else near)
+            if serves == 0:
+                continue
         nxt = np.uint64(0)
         if m < t:                           # m + 1's cells once m is on i: those of sum m + 1 not next
             a = xa[i]                       # to i, and those of sum 1 next to it
-            nxt = ((bym[m + 1] & ~a) | (bym[1] & a)) & ~(used | bit)
+            if lifted is None:
+                at1 = bym[1]
+                nxt = ((bym[m + 1] & ~a) | (at1 & a)) & ~(used | bit)
+            else:
+                at1 = bym[1] | (bym[0] & lifted)
+                nxt = (((bym[m + 1] | (bym[m] & lifted)) & ~a) | (at1 & a)) & ~(used | bit)
             if nxt == 0:
                 continue
             if m + 1 < t:                   # and m + 2's cells once m + 1 is on one of those
-                after = (bym[m + 2] & ~a) | (bym[2] & a)
-                ones = bym[1] & ~a
+                if lifted is None:
+                    after = (bym[m + 2] & ~a) | (bym[2] & a)
+                else:
+                    after = ((bym[m + 2] | (bym[m + 1] & lifted)) & ~a) | ((bym[2] | (bym[1] & lifted)) & a)
+                ones = at1 & ~a
                 rest = nxt
                 while rest:
                     j = lowest_bit(rest)
@@ -249,6 +337,18 @@ def _play(xv, xa, xs, bym, n, k, t):
                         break
                 else:                       # no cell of m + 1 leaves m + 2 one: i is dead
                     continue
+        if m + 1 >= t and lifted is not None:
+            if m >= t:                      # t placed on i
+                live |= serves
+                continue
+            rest = nxt                      # t on a cell of nxt, in the roots it serves after i
+            while rest:
+                j = lowest_bit(rest)
+                rest &= rest - one
+                near = xe[j]
+                v = xv[j] + (m if xa[i] >> np.uint64(j) & one else 0)
+                live |= serves & ~(near >> np.uint64(8)) & (~near if v == t else near)
+            continue
         if m + 1 >= t:                      # t is reached: undo back to level 0
             good |= one << (xs[64] if L > 0 else np.uint64(i))
             while L > 0:
@@ -262,5 +362,6 @@ def _play(xv, xa, xs, bym, n, k, t):
         _shift(xv, xa, bym, i, m, t)
         L += 1
         xs[L] = nxt
-    return good
-
+        if lifted is not None:
+            es[L] = serves
+    return good if lifted is None else live
