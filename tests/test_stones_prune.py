@@ -104,32 +104,44 @@ def _carries_on(board: dict[tuple[int, int], int], k: int, t: int) -> bool:
     return False
 
 
+def _optimal_boards() -> list[list[list[int]]]:
+    """The proven optimal boards of a(2..5) in results/stones.csv."""
+    from workbench.tables import read_rows
+
+    rows = read_rows(Path(__file__).parents[1] / "results" / "stones.csv")
+    boards = {int(row["n"]): json.loads(row["solution"]) for row in rows
+              if 2 <= int(row["n"]) <= 5 and row["proven"] == "True"}
+    assert sorted(boards) == [2, 3, 4, 5]
+    return list(boards.values())
+
+
+def _random_walk(rng, board: dict[tuple[int, int], int], k: int, steps: int) -> tuple[dict[tuple[int, int], int], int]:
+    """`board` (next number k) after fewer than `steps` more numbers, each on a cell the rules allow,
+    chosen at random (fewer where it dies): the board and its next number."""
+    walk = dict(board)
+    for _ in range(rng.integers(0, steps)):
+        here = _rule_children(walk, k)
+        if not here:
+            break
+        walk[here[rng.integers(len(here))]] = k
+        k += 1
+    return walk, k
+
+
 def test_viable_lists_exactly_the_children_the_rules_carry_on_from():
     """tail._viable against a plain replay of the rules, on tail boards (every one placed): the
     prefixes of the optimal boards of a(2..5) and random continuations of them, dead ones included,
     with targets inside and past its window."""
     from workbench.puzzles.stones.kernel import viable
     from workbench.puzzles.stones.tail import EXACT
-    from workbench.tables import read_rows
 
     rng = np.random.default_rng(7)
-    rows = read_rows(Path(__file__).parents[1] / "results" / "stones.csv")
-    boards = {int(row["n"]): json.loads(row["solution"]) for row in rows
-              if 2 <= int(row["n"]) <= 5 and row["proven"] == "True"}
-    assert sorted(boards) == [2, 3, 4, 5]
     checked = dead = 0
-    for full in boards.values():
+    for full in _optimal_boards():
         for top in range(3, max(v for _, _, v in full)):
             board = {(r, c): v for r, c, v in full if v < top}
             for _ in range(3):                      # the prefix, then two random walks from it
-                walk = dict(board)
-                k = top
-                for _ in range(rng.integers(0, 6)):
-                    here = _rule_children(walk, k)
-                    if not here:
-                        break
-                    walk[here[rng.integers(len(here))]] = k
-                    k += 1
+                walk, k = _random_walk(rng, board, top, 6)
                 for target in (k + 2, k + 30):
                     t = min(target, 2 * k - 1, k + EXACT)
                     want = []
@@ -152,28 +164,18 @@ def test_the_group_game_lists_exactly_the_ones_whose_roots_carry_on():
     ones from which the rules place every number of the window, dead groups and mixed ones included."""
     from workbench.puzzles.stones.kernel import live_ones
     from workbench.puzzles.stones.tail import EXACT
-    from workbench.tables import read_rows
 
     def near(x):
         return [(x[0] + dr, x[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 
     rng = np.random.default_rng(11)
-    rows = read_rows(Path(__file__).parents[1] / "results" / "stones.csv")
-    boards = [json.loads(row["solution"]) for row in rows if 2 <= int(row["n"]) <= 5 and row["proven"] == "True"]
     groups = dead = mixed = 0
-    for full in boards:
+    for full in _optimal_boards():
         for top in range(4, max(v for _, _, v in full)):
             numbers = {(r, c) for r, c, v in full if 1 < v < top}
             base = {(r, c): v for r, c, v in full if v < top and (v > 1 or any(q in numbers for q in near((r, c))))}
             for _ in range(2):                      # the prefix, then a random walk from it
-                walk = dict(base)
-                k = top
-                for _ in range(rng.integers(0, 4)):
-                    here = _rule_children(walk, k)
-                    if not here:
-                        break
-                    walk[here[rng.integers(len(here))]] = k
-                    k += 1
+                walk, k = _random_walk(rng, base, top, 4)
                 for target in (k + 3, k + 30):
                     t = min(target, 2 * (k + 1) - 1, k + 1 + EXACT)
                     for p in _rule_children(walk, k - 1):
