@@ -379,10 +379,16 @@ def viable(board: list[list[int]], k: int, target: int) -> list[tuple[int, int]]
     """The cells (row, col) where `board` (every one placed, numbers below k) may place k and still
     place every number up to the window of tail._viable: its answer, for the tests to hold against
     the rules."""
+    cells, row0, col0 = _on_grid(board)
+    return sorted((int(p) // W + row0, int(p) % W + col0) for p in _viable_on(_workspace(), cells, k, target))
+
+
+def _on_grid(board: list[list[int]]) -> tuple[np.ndarray, int, int]:
+    """A board's (cell, value) rows on the kernel's grid, well inside group A's half, and the row and
+    column the grid's origin stands for."""
     row0 = min(r for r, _, _ in board) - (CA // W - 16)
     col0 = min(c for _, c, _ in board) - (CA % W - 16)
-    cells = np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64)
-    return sorted((int(p) // W + row0, int(p) % W + col0) for p in _viable_on(_workspace(), cells, k, target))
+    return np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64), row0, col0
 
 
 @njit(cache=True)
@@ -397,9 +403,7 @@ def live_ones(board: list[list[int]], k: int, target: int, cell: tuple[int, int]
     """The cells (row, col) next to `cell` where `board` (numbers below k, one one still in hand) may put
     its last one, with k on `cell`, and still place every number up to the window of tail._viable:
     tail._live_ones's answer, for the tests to hold against the rules."""
-    row0 = min(r for r, _, _ in board) - (CA // W - 16)
-    col0 = min(c for _, c, _ in board) - (CA % W - 16)
-    cells = np.array([((r - row0) * W + c - col0, v) for r, c, v in board], dtype=np.int64)
+    cells, row0, col0 = _on_grid(board)
     live = _live_ones_on(_workspace(), cells, k, target, (cell[0] - row0) * W + cell[1] - col0)
     return sorted((cell[0] + int(DR[d]), cell[1] + int(DC[d])) for d in range(8) if live >> d & 1)
 
