@@ -2,6 +2,7 @@
 import itertools
 import random
 import time
+from pathlib import Path
 
 import pytest
 from conftest import model_backends
@@ -143,3 +144,30 @@ def test_time_limit_keeps_the_incumbent(solver):
         request = pipeline.plan("enigma144", 16, solver)
         model = request.puzzle.build(16, request.formulation, request.params).model
         assert r.bound == packing_bound(model) > 0
+
+
+def test_cbc_says_infeasible_only_with_its_proof_in_the_log(tmp_path):
+    """PuLP's "Infeasible" is not a proof: CBC once came back so on enigma144 N = 12 (which has a
+    solution) with a 2-s limit under load. A real refutation (CBC's log, from a model with no integer
+    point) is one; the same log from a run that reached its time limit, a stopped run, or no log
+    are not; and the infeasible corpus file is still proven so end to end."""
+    import pulp
+
+    from workbench import usermodel
+    from workbench.solvers.cbc import _infeasible_proof
+
+    prob = pulp.LpProblem("odd", pulp.LpMinimize)
+    x, y = (pulp.LpVariable(name, 0, 5, cat="Integer") for name in "xy")
+    prob += x + y
+    prob += 2 * x + 2 * y == 7
+    log = tmp_path / "cbc.log"
+    prob.solve(pulp.PULP_CBC_CMD(msg=False, logPath=str(log)))
+    text = log.read_text()
+    assert prob.status == pulp.LpStatusInfeasible
+    assert _infeasible_proof(text, 0.1, 60.0)
+    assert not _infeasible_proof(text, 59.0, 60.0)
+    assert not _infeasible_proof(text + "Result - Stopped on time limit\n", 1.0, 60.0)
+    assert not _infeasible_proof("", 0.1, 60.0)
+    run = usermodel.solve(usermodel.read(Path(__file__).parent / "models" / "integer_infeasible.lp"), "cbc",
+                          Options(time_limit=20))
+    assert run.result.status == Status.INFEASIBLE, run.result

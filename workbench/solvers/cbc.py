@@ -22,6 +22,19 @@ def _bound_from_log(text: str) -> float | None:
         return None
 
 
+# CBC's own words for a proof of infeasibility (a MIP's, its pre-processing's, Clp's for an LP)
+INFEASIBLE_PROOF = re.compile(r"^(Result - (Problem proven infeasible|Linear relaxation infeasible)|"
+                              r"Pre-processing says infeasible|Problem is infeasible|Primal infeasible)", re.M)
+
+
+def _infeasible_proof(log: str, seconds: float, limit: float) -> bool:
+    """Whether CBC proved the model infeasible: PuLP's "Infeasible" alone is not a proof. Under load
+    (a 2-s limit, 2 test workers and a proof beside) CBC once came back "Infeasible" on enigma144
+    N = 12, which has a solution: a run that stopped on its time limit, or ran to it, is never one."""
+    stopped = "Stopped on time" in log or seconds >= 0.9 * limit
+    return bool(INFEASIBLE_PROOF.search(log)) and not stopped
+
+
 class CBC(Backend):
     name = "cbc"
     kinds = (HittingSet, LinearModel, MaxSatModel)
@@ -36,8 +49,9 @@ class CBC(Backend):
         prob, xs = to_pulp(model)
         with tempfile.TemporaryDirectory() as tmp:
             log = os.path.join(tmp, "cbc.log")
+            limit = options.remaining(t0)
             cmd = pulp.PULP_CBC_CMD(
-                msg=bool(options.verbose), timeLimit=options.remaining(t0), threads=int(options.threads),
+                msg=bool(options.verbose), timeLimit=limit, threads=int(options.threads),
                 options=[f"randomCbcSeed {options.seed + 1}", *flags(options.own(self.name), "")],
                 logPath=log, gapRel=0.0, gapAbs=0.0)
             if not cmd.available():
@@ -56,7 +70,7 @@ class CBC(Backend):
                                                      re.search(r"^Optimal - objective value", text, re.M))
         if prob.sol_status == pulp.LpSolutionOptimal and proof:
             status, bound = Status.OPTIMAL, objective
-        elif prob.status == pulp.LpStatusInfeasible:
+        elif prob.status == pulp.LpStatusInfeasible and _infeasible_proof(text, t2 - t1, limit):
             status = Status.INFEASIBLE
         elif has_solution:
             status = Status.FEASIBLE
