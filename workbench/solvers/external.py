@@ -113,6 +113,15 @@ def column_index(name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def printed_number(text: str) -> float | None:
+    """A number as an executable prints it; None for other text or an infinity (1e300 or more)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if abs(value) < 1e300 else None
+
+
 def _die_with_worker() -> None:
     """In the child, before exec: the kernel kills it when the worker dies (a killed worker leaves
     no solver running on)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .base import Incumbent, Options, Status, Unavailable, flags
-from .external import Answer, FileFed, ProgramRun
+from .external import Answer, FileFed, ProgramRun, printed_number
 
 INSTALL = "apt-get install glpk-utils (Debian/Ubuntu; `make setup` does it)"
 # "+  8515: >>>>>   4.100000000e+01 >=   3.000000000e+01  26.8% (2447; 114)": incumbent and bound
@@ -17,14 +17,6 @@ STATUS = {"o": Status.OPTIMAL, "f": Status.FEASIBLE, "n": Status.INFEASIBLE, "u"
 # the simplex's (primal, dual) statuses: both feasible is optimal; no primal point is infeasible; a
 # primal point without a dual one (unbounded) is a feasible solution and no more
 BASIC = {("f", "f"): Status.OPTIMAL, ("n", "*"): Status.INFEASIBLE, ("f", "*"): Status.FEASIBLE}
-
-
-def _number(text: str) -> float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if abs(value) < 1e300 else None
 
 
 class GLPK(FileFed):
@@ -48,7 +40,7 @@ class GLPK(FileFed):
         def line(self, line: str) -> None:
             """A progress line's bound, passed on to the parent when it moves."""
             found = PROGRESS.match(line)
-            value = _number(found.group(1)) if found else None
+            value = printed_number(found.group(1)) if found else None
             if value is not None and value != self.bound:
                 self.bound = value
                 self.report(Incumbent(None, value + self.mps.flat.constant))

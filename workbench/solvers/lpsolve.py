@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .base import Incumbent, Options, Report, Status, Unavailable, flags
-from .external import Answer, FileFed, MpsInput, ProgramRun, column_index
+from .external import Answer, FileFed, MpsInput, ProgramRun, column_index, printed_number
 
 INSTALL = "apt-get install lp-solve (Debian/Ubuntu; `make setup` does it)"
 # lp_solve's exit codes (lp_lib.h): OPTIMAL 0, SUBOPTIMAL 1 (stopped with a solution), INFEASIBLE 2
@@ -41,10 +41,11 @@ class LpSolve(FileFed):
                 self.block.clear()
                 return
             parts = line.split()
-            if self.in_block and len(parts) == 2 and _number(parts[1]):
+            value = printed_number(parts[1]) if self.in_block and len(parts) == 2 else None
+            if value is not None:
                 column = column_index(parts[0])        # None: not the model's (PuLP's `__dummy`)
                 if column is not None:
-                    self.block[column] = float(parts[1])
+                    self.block[column] = value
                 return
             if self.in_block:                        # the block ended: an improved solution
                 self.in_block = False
@@ -64,14 +65,6 @@ class LpSolve(FileFed):
             return Answer(Status.OPTIMAL if code == OPTIMAL else Status.FEASIBLE, self.best, None, message)
 
     program_run = LpSolveRun
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 MEANING = {-2: "out of memory", 0: "optimal", 1: "sub-optimal (stopped with a solution)", 2: "infeasible",
