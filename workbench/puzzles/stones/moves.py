@@ -349,7 +349,8 @@ def _workspace():
     """The board (values, sums, blocks, bucket positions, buckets, bucket sizes), the per-level move
     lists (type, cell, mask, orientation) and _tail's workspace (with _viable's: each cell's place in
     its list plus one, the cells, their sums, neighbour masks and least numbers, the open choices of
-    its levels, the masks by sum, and _group_dead's mark of the cells a one may lift)."""
+    its levels, the masks by sum; and _live_ones's marks of the cells next to each candidate one, the
+    cells' marks in the game's order and the roots each level's path serves)."""
     board = (np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros(H * W, dtype=np.int32), np.zeros(H * W, dtype=np.int32),
              np.zeros((MAXS, CAP), dtype=np.int32), np.zeros(MAXS, dtype=np.int32))

@@ -113,22 +113,18 @@ def _viable(st, reach, k, target, cand, row):
     Cost: a call costs three to four positions and cuts at once what the search would reach only by
     placing the numbers (the issue 61 notes: a(4), target 39, 18.6 M positions become 2.9 M).
     """
-    _, _, _, _, bk, bn = st
-    slot, xc = reach[0], reach[1]
+    bn, xc = st[5], reach[1]
     t = min(target, 2 * k - 1, k + EXACT)
     if t < k or bn[k] == 0:
         return _bucket(st, k, cand, row)
-    n, good, full = _game(st, reach, k, t, None, 0)
+    good, full = _game(st, reach, k, t, None, 0)
     if full:
-        found = _bucket(st, k, cand, row)
-    else:
-        found = 0
-        while good:                         # the roots of sum k are cells 0..bn[k] - 1, in bk's order
-            cand[row, found] = xc[lowest_bit(good)]
-            good &= good - np.uint64(1)
-            found += 1
-    for i in range(n):
-        slot[xc[i]] = 0
+        return _bucket(st, k, cand, row)
+    found = 0
+    while good:                             # the roots of sum k are cells 0..bn[k] - 1, in bk's order
+        cand[row, found] = xc[lowest_bit(good)]
+        good &= good - np.uint64(1)
+        found += 1
     return found
 
 
@@ -143,7 +139,7 @@ def _live_ones(st, reach, k, target, p, ones):
     are there, and a cell that takes nothing in a root changes nothing). Returns the mask of the
     roots from which t is reached, exactly as each root's own _viable would find it, for one call
     instead of one a root (`ones` when the cells passed 64)."""
-    slot, xc, amb = reach[0], reach[1], reach[7]
+    amb = reach[7]
     k1 = k + 1
     t = min(target, 2 * k1 - 1, k1 + EXACT)
     if t < k1:
@@ -155,9 +151,7 @@ def _live_ones(st, reach, k, target, p, ones):
             amb[e] |= 256 << d
             for j in range(8):
                 amb[e + OFF[j]] |= 1 << d
-    n, live, full = _game(st, reach, k1, t, amb, ones)
-    for i in range(n):
-        slot[xc[i]] = 0
+    live, full = _game(st, reach, k1, t, amb, ones)
     for d in range(8):
         if ones >> d & 1:
             for j in range(8):
@@ -172,8 +166,9 @@ def _game(st, reach, k, t, amb, ones):
     """_viable's game over k..t: its cells collected, then played. With `amb` (not None) it is the
     game of a group of roots (_live_ones): a cell marked there may take its sum or one more, and the
     answer is the mask of `ones` whose roots reach t; numba compiles the two cases apart, so the
-    game of every tail board pays nothing for it. Returns (entries of slot to clear, the mask of the
-    first cells (or roots) from which t is reached, whether the cells passed 64: then no answer)."""
+    game of every tail board pays nothing for it. Returns (the mask of the first cells, in xc, or of
+    the roots from which t is reached; whether the cells passed 64: then no answer), with `slot`
+    cleared again."""
     _, sm, _, _, bk, bn = st
     slot, xc, xv, xa, xlo, xs, bym, _, xe, es = reach
     n = 0
@@ -218,7 +213,9 @@ def _game(st, reach, k, t, amb, ones):
                 xlo[n] = lo + s
                 n += 1
     if full:
-        return n, np.uint64(0), True
+        for i in range(n):
+            slot[xc[i]] = 0
+        return np.uint64(0), True
     m = 0                                   # the distinct cells, their sums and neighbour masks
     for i in range(n):
         c = xc[i]
@@ -234,17 +231,19 @@ def _game(st, reach, k, t, amb, ones):
             if e > 0:
                 a |= np.uint64(1) << np.uint64(e - 1)
         xa[i] = a
+    for i in range(m):
+        slot[xc[i]] = 0
     bym[:t + 1] = 0
     for i in range(m):
         bym[xv[i]] |= np.uint64(1) << np.uint64(i)
     if amb is None:
-        return m, _play(xv, xa, xs, bym, k, t, None, xe, es, 0), False
+        return _play(xv, xa, xs, bym, k, t, None, xe, es, 0), False
     lifted = np.uint64(0)
     for i in range(m):
         xe[i] = amb[xc[i]]
         if xe[i] & 255:
             lifted |= np.uint64(1) << np.uint64(i)
-    return m, _play(xv, xa, xs, bym, k, t, lifted, xe, es, ones), False
+    return _play(xv, xa, xs, bym, k, t, lifted, xe, es, ones), False
 
 
 @njit(cache=True, inline="always")
