@@ -11,6 +11,7 @@ import pytest
 from workbench import usermodel
 from workbench.models.core import HittingSet
 from workbench.puzzles import get
+from workbench.puzzles.base import BadInput
 from workbench.solvers.base import Options, Status
 
 PY = sys.executable
@@ -294,3 +295,37 @@ def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():
 def test_gzipped_mps_is_read():
     run = usermodel.solve(usermodel.read(f"{CORPUS}/fixed_format_gz.mps.gz"), "highs", Options(time_limit=20))
     assert (run.result.status, run.value, run.verified) == (Status.OPTIMAL, -12.5, True)
+
+
+@pytest.mark.parametrize("heavier", [1, -1])
+def test_wcnf_weights_past_2_to_the_53_are_exact_or_refused_by_name(heavier, tmp_path):
+    """2^60 + 100 and 2^60 are one double: the weights were read as floats, so the two clauses tied,
+    CP-SAT and SCIP kept the wrong literal (or RC2, with the clauses swapped) and every backend
+    printed 'optimal 2^60' for an assignment that costs 2^60 + 100. Now the weights are ints; a
+    backend whose arithmetic is narrower (SCIP's doubles, Gecode's 32-bit integers) is unsupported."""
+    big = 2 ** 60
+    path = tmp_path / "tie.wcnf"
+    path.write_text(f"p wcnf 1 2 {2 ** 70}\n{big + 100} {heavier} 0\n{big} {-heavier} 0\n")
+    mf = usermodel.read(path)
+    outcomes = {}
+    for solver in usermodel.backends_for(mf):
+        run = usermodel.solve(mf, solver, Options(time_limit=30))
+        outcomes[solver] = run.result.status
+        if run.result.status == Status.OPTIMAL:   # the heavier clause holds, the lighter one pays
+            assert (run.result.solution, run.value, run.result.bound, run.verified) == \
+                ([heavier], big, big, True), solver
+        else:
+            assert run.result.status == Status.UNSUPPORTED and "2^61.0" in run.result.message, solver
+    assert outcomes["maxsat"] == outcomes["cpsat"] == Status.OPTIMAL
+    assert outcomes["scip"] == outcomes["minizinc:gecode"] == Status.UNSUPPORTED
+
+
+@pytest.mark.parametrize("text,needle", [
+    ("p wcnf 1 2 10\n1e400 1 0\n3 -1 0\n", "line 2: weight 1e400"),     # was read as a hard clause
+    ("p wcnf 2 2 10\n3 1 0\n3 -999999999999 0\n", "variable 999999999999 in a file of 2 literals"),  # MemoryError
+])
+def test_a_wcnf_that_cannot_be_held_as_written_is_refused(text, needle, tmp_path):
+    path = tmp_path / "odd.wcnf"
+    path.write_text(text)
+    with pytest.raises(BadInput, match=needle):
+        usermodel.read(path)

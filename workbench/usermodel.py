@@ -217,8 +217,10 @@ def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
                                      f"gives {clean_number(verdict.objective)}")
         if verdict.ok:
             result.solution = _named(mf, values)
-            if result.objective is None and verdict.objective is not None:    # an empty objective: the
-                result.objective = verdict.objective                          # file's (0), as HiGHS says
+            # An empty objective: the file's (0, as HiGHS says). A WCNF's cost: the file's, exact where
+            # the backend's double (CP-SAT's ObjectiveValue) rounds an integer past 2^53.
+            if verdict.objective is not None and (result.objective is None or mf.kind == "wcnf"):
+                result.objective = verdict.objective
                 result.bound = verdict.objective if result.status == Status.OPTIMAL else result.bound
         else:
             result.message = f"the file rejects the solution: {verdict.message}"

@@ -146,6 +146,11 @@ class MaxSatModel:
     sense: Sense = "min"                  # for "max" the reported objective is -(offset + cost)
     name: str = "maxsat"
 
+    def objective_reach(self) -> int | float:
+        """The largest cost an assignment can have, exact for integer weights (a user's WCNF may
+        weigh 2^60): a backend whose arithmetic is narrower refuses the model (solvers.base.refuse_past)."""
+        return abs(self.offset) + sum(abs(w) for _, w in self.soft)
+
 
 @dataclass
 class NativeTask:
@@ -299,7 +304,7 @@ def lex_leader(hs: HittingSet, reverse: bool = False) -> MaxSatModel:
 
 def maxsat_to_linear(ms: MaxSatModel) -> LinearModel:
     """Clauses become covering rows; each soft clause gets a relaxation variable that pays its weight."""
-    m = LinearModel(name=ms.name, sense="min", constant=float(ms.offset))
+    m = LinearModel(name=ms.name, sense="min", constant=ms.offset)   # integer weights stay exact ints
     for v in range(ms.n_vars):
         m.add_var(f"b{v + 1}")
 
@@ -313,7 +318,7 @@ def maxsat_to_linear(ms: MaxSatModel) -> LinearModel:
     for i, (clause, weight) in enumerate(ms.soft):
         relax = m.add_var(f"r{i}")
         clause_row(clause, [(relax, 1.0)])
-        m.objective.append((relax, float(weight)))
+        m.objective.append((relax, weight))
     if ms.sense == "max":   # objective = -(offset + cost): maximise the negation
         m.sense, m.constant = "max", -m.constant
         m.objective = [(v, -c) for v, c in m.objective]

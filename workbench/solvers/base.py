@@ -16,7 +16,7 @@ from importlib.metadata import version as _dist_version
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import Unavailable, UnsupportedModel
-from ..models.core import Count, NativeTask, Options
+from ..models.core import Count, MaxSatModel, NativeTask, Options
 from ..records import Status
 
 if TYPE_CHECKING:
@@ -46,6 +46,17 @@ class RacerResult:
     bound: float | None
     seconds: float
 
+
+
+DOUBLE_EXACT = 2 ** 53      # the integers a double holds exactly
+
+
+def refuse_past(model: MaxSatModel, limit: int, arithmetic: str) -> None:
+    """A model whose weights reach past what the backend's arithmetic holds exactly is refused by
+    name: past it an optimum and its neighbours tie, and the wrong one can win."""
+    if model.objective_reach() > limit:
+        raise UnsupportedModel(f"{arithmetic}; this model's integer weights reach "
+                               f"2^{math.log2(model.objective_reach()):.1f}")
 
 
 class ReadsResult:
@@ -134,6 +145,11 @@ class Backend(ABC):
             return self.version_format.format(_dist_version(self.distribution))
         except PackageNotFoundError:
             raise Unavailable(f"{self.distribution} is not installed ({self.install})") from None
+
+    def exact_integers(self) -> tuple[int, str] | None:
+        """How far the backend's arithmetic holds a MaxSAT model's cost exactly (None: no limit); the
+        runner refuses a model whose weights pass it (refuse_past)."""
+        return DOUBLE_EXACT, f"{self.name} computes in doubles, exact to 2^53"
 
     def library(self, module: str) -> Any:
         """The solver library, imported inside the worker on first use: a missing one disables only

@@ -9,6 +9,7 @@ from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, Row, Var,
 from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, UnsupportedModel
 
 INSTALL = "pip install ortools"
+INT64 = 2 ** 63 - 1
 
 
 def _integral(x: float, what: str) -> int:
@@ -80,6 +81,9 @@ class CPSAT(Enumerator):
     install = INSTALL
     distribution = "ortools"
     options_via = "library"
+
+    def exact_integers(self) -> tuple[int, str]:
+        return 2 ** 63 - 1, "CP-SAT's integers are 64-bit"
 
     def option_types(self) -> dict[str, Any]:
         from ortools.sat import sat_parameters_pb2

@@ -63,6 +63,9 @@ class MaxSAT(Backend):
     distribution, version_format = "python-sat", "python-sat {} (RC2)"
     default_sat_solver = DEFAULT_SAT_SOLVER     # the SAT solver a sub-name without one means
 
+    def exact_integers(self) -> None:
+        return None     # RC2 sums Python ints
+
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
         return {name: None for name in (*SAT_SOLVERS, *LEX_ORDERS,
@@ -90,7 +93,7 @@ class MaxSAT(Backend):
                 raise UnsupportedModel(f"maxsat (RC2) takes integer weights only; this model has weight {fractional}")
         else:
             raise UnsupportedModel(f"maxsat takes hitting-set and MaxSAT models, not {type(model).__name__}")
-        sign = -1.0 if ms.sense == "max" else 1.0
+        sign = -1 if ms.sense == "max" else 1     # ints: a weight past 2^53 stays exact
         rename = list(range(ms.n_vars + 1))
         if options.seed:
             ms, rename = shuffled(ms, options.seed)

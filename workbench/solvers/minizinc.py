@@ -18,7 +18,18 @@ from typing import Any
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
 from ..userfile.flatzinc import MiniZincFile, plain
-from .base import Enumerator, Incumbent, Options, Report, Result, SolutionCount, Status, Unavailable, UnsupportedModel
+from .base import (
+    DOUBLE_EXACT,
+    Enumerator,
+    Incumbent,
+    Options,
+    Report,
+    Result,
+    SolutionCount,
+    Status,
+    Unavailable,
+    UnsupportedModel,
+)
 
 COMPLETE_SHARE = 1 / 3     # of the time limit: a user's model's complete search before its neighbourhoods (_phases)
 INSTALL = "apt-get install minizinc (Gecode only), or the MiniZinc bundle for HiGHS, Chuffed, COIN-BC, CP-SAT"
@@ -33,6 +44,17 @@ def discover() -> dict[str, dict]:
     out = subprocess.run([exe, "--solvers-json"], capture_output=True, text=True, timeout=30)
     entries = json.loads(out.stdout or "[]")
     return {e["id"].split(".")[-1]: e for e in entries}
+
+
+def _integer_range(entry: dict) -> tuple[int, str]:
+    """How far a solver's integers hold exactly: Gecode and Chuffed 32 bits (Gecode's FlatZinc
+    reader refuses a larger literal), OR-Tools 64, the MIP solvers' doubles 2^53."""
+    short = entry["id"].split(".")[-1]
+    if short in ("gecode", "chuffed"):
+        return 2 ** 31 - 2, f"{short}'s integers are 32-bit (to 2^31 - 2)"
+    if "or-tools" in entry["id"] or "cp-sat" in entry["id"]:
+        return 2 ** 63 - 1, f"{short}'s integers are 64-bit"
+    return DOUBLE_EXACT, f"{short} computes in doubles, exact to 2^53"
 
 
 def why_unusable(entry: dict) -> str | None:
@@ -100,6 +122,9 @@ class MiniZinc(Enumerator):
         """Every solver minizinc reports, with why it cannot run (a cheap reason, then a probe)."""
         return {short: why_unusable(entry) or (_probe(short) if probe else None)
                 for short, entry in sorted(discover().items())}
+
+    def exact_integers(self) -> tuple[int, str]:
+        return _integer_range(discover()[self.sub or ""])
 
     def version(self) -> str:
         if shutil.which("minizinc") is None:

@@ -18,10 +18,10 @@ from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
-from ..models.core import OPTIMISE, Count, Question
+from ..models.core import OPTIMISE, Count, MaxSatModel, Question
 from ..search.tasks import JOURNALS, JournalBroken, JournalBusy
 from . import backend, backend_class, canonical, split_name
-from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel
+from .base import Backend, Incumbent, Options, Report, Result, Status, Unavailable, UnsupportedModel, refuse_past
 
 PREPARE_LIMIT = 900.0    # seconds a worker may spend loading its library and compiling, before the clock
 
@@ -86,6 +86,8 @@ def _answer(conn: Connection) -> None:
             ver = solver.version()
             if not isinstance(model, solver.kinds):
                 raise UnsupportedModel(f"{name} does not take {type(model).__name__} models")
+            if isinstance(model, MaxSatModel) and (limit := solver.exact_integers()):
+                refuse_past(model, *limit)
             solver.prepare(model)             # one-off work such as compiling, before the clock starts
             conn.send(("clock", None))
             result = answer(solver, model, options, question, lambda inc: conn.send(("incumbent", inc)))

@@ -58,11 +58,12 @@ class LinearFile:
 
 @dataclass
 class WcnfFile:
-    """A WCNF file: hard clauses, soft clauses with their weights as written (fractional, negative)."""
+    """A WCNF file: hard clauses, soft clauses with their weights as written (fractional, negative;
+    an integer weight as a Python int, exact past 2^53, where a float would merge 2^60 and 2^60 + 100)."""
 
     n_vars: int
     hard: list[list[int]] = field(default_factory=list)
-    soft: list[tuple[list[int], float]] = field(default_factory=list)
+    soft: list[tuple[list[int], int | float]] = field(default_factory=list)
 
 
 def lines_of(path: Path) -> Iterator[str]:
@@ -148,11 +149,15 @@ def scan(path: Path, kind: str) -> tuple[str | None, list[str]]:
 
 # -- WCNF ------------------------------------------------------------------------------------------
 
+SPARSE, DENSE = 8, 2 ** 20    # a file may number up to this many variables a literal, or this many in all
+
+
 def parse_wcnf(path: Path) -> WcnfFile:
     """Old (`p wcnf NV NC TOP`: weight TOP is hard) and new (`h` for hard) WCNF; weights as
     written, fractional or negative."""
     found = WcnfFile(0)
     top = math.inf
+    occurrences = 0
     for number, line in enumerate(lines_of(path), 1):
         parts = line.split()
         if not parts or parts[0] in ("c", "%"):
@@ -161,12 +166,12 @@ def parse_wcnf(path: Path) -> WcnfFile:
             if parts[0] == "p":
                 if parts[1:2] != ["wcnf"]:
                     raise ValueError("the header is not `p wcnf`")
-                top = float(parts[4]) if len(parts) > 4 else math.inf
+                top = _weight(parts[4]) if len(parts) > 4 else math.inf
                 continue
             if parts[-1] != "0":
                 raise ValueError("a clause ends in 0")
-            weight = math.inf if parts[0] == "h" else float(parts[0])
-            if math.isnan(weight) or weight == -math.inf:
+            weight = math.inf if parts[0] == "h" else _weight(parts[0])
+            if parts[0] != "h" and not math.isfinite(weight):
                 raise ValueError(f"weight {parts[0]}")
             literals = [int(x) for x in parts[1:-1]]
         except (ValueError, IndexError) as e:
@@ -174,11 +179,24 @@ def parse_wcnf(path: Path) -> WcnfFile:
         if 0 in literals:
             raise BadInput(f"--model {path}: not a WCNF file (line {number}: 0 inside a clause)")
         found.n_vars = max([found.n_vars, *(abs(x) for x in literals)])
+        occurrences += len(literals)
         if weight >= top:
             found.hard.append(literals)
         elif weight:
-            found.soft.append((literals, int(weight) if weight.is_integer() else weight))
+            found.soft.append((literals, weight))
+    if found.n_vars > max(SPARSE * occurrences, DENSE):
+        raise BadInput(f"--model {path}: variable {found.n_vars} in a file of {occurrences} literals: a value is kept "
+                       "per variable, so number them densely")
     return found
+
+
+def _weight(text: str) -> int | float:
+    """An integer as written exactly (int), anything else (1.5, 1e3) as a float."""
+    try:
+        return int(text)
+    except ValueError:
+        number = float(text)
+        return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
 
 
 # -- the workbench's model kinds, exactly ----------------------------------------------------------
