@@ -329,3 +329,19 @@ def test_a_wcnf_that_cannot_be_held_as_written_is_refused(text, needle, tmp_path
     path.write_text(text)
     with pytest.raises(BadInput, match=needle):
         usermodel.read(path)
+
+
+@pytest.mark.parametrize("objective,bounds,needle", [
+    ("2000000000 x + 2000000000 y", " 0 <= x <= 1\n", "the objective reaches 4000000000"),
+    ("x", " 0 <= x <= 100000000000\n", "x has [0, 100000000000]"),
+])
+def test_gecode_refuses_integers_past_its_32_bits_by_name(objective, bounds, needle, tmp_path):
+    """Gecode's FlatZinc reader failed on the literal with a two-line syntax error (status error);
+    HiGHS proves the same file."""
+    path = tmp_path / "wide.lp"
+    path.write_text(f"Maximize\n obj: {objective}\nSubject To\n c: x + y <= 1\nBounds\n{bounds} 0 <= y <= 1\n"
+                    "General\n x y\nEnd\n")
+    mf = usermodel.read(path)
+    gecode = usermodel.solve(mf, "minizinc:gecode", Options(time_limit=20)).result
+    assert gecode.status == Status.UNSUPPORTED and needle in gecode.message and "32-bit" in gecode.message
+    assert usermodel.solve(mf, "highs", Options(time_limit=20)).result.status == Status.OPTIMAL

@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ from .base import (
     Status,
     Unavailable,
     UnsupportedModel,
+    clean_number,
 )
 
 COMPLETE_SHARE = 1 / 3     # of the time limit: a user's model's complete search before its neighbourhoods (_phases)
@@ -55,6 +57,18 @@ def _integer_range(entry: dict) -> tuple[int, str]:
     if "or-tools" in entry["id"] or "cp-sat" in entry["id"]:
         return 2 ** 63 - 1, f"{short}'s integers are 64-bit"
     return DOUBLE_EXACT, f"{short} computes in doubles, exact to 2^53"
+
+
+def _refuse_wide(lm: LinearModel, limit: int, arithmetic: str) -> None:
+    """Gecode's FlatZinc reader takes no integer literal past its range, and MiniZinc writes each
+    domain and the objective's bounds as one: a model that reaches past it is refused by name (it
+    failed with a syntax error)."""
+    wide = next((v for v in lm.vars if v.integer and limit < max(abs(v.lb), abs(v.ub)) < math.inf), None)
+    if wide is not None:
+        raise UnsupportedModel(f"{arithmetic}; {wide.name} has [{clean_number(wide.lb)}, {clean_number(wide.ub)}]")
+    reach = abs(lm.constant) + sum(abs(c) * max(abs(lm.vars[j].lb), abs(lm.vars[j].ub)) for j, c in lm.objective)
+    if limit < reach < math.inf:
+        raise UnsupportedModel(f"{arithmetic}; the objective reaches {clean_number(reach)}")
 
 
 def why_unusable(entry: dict) -> str | None:
@@ -173,6 +187,7 @@ class MiniZinc(Enumerator):
             raise UnsupportedModel(str(e)) from None
         has_objective = not counting and (not isinstance(model, LinearModel) or bool(model.objective))
         lm = as_linear(model)
+        _refuse_wide(lm, *_integer_range(entry))
         counted = SolutionCount(lm.project, len(lm.vars), counting.show, report) if counting else None
         t1 = time.perf_counter()
         final = best = None

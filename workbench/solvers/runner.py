@@ -102,7 +102,7 @@ def _answer(conn: Connection) -> None:
         except (EOFError, BrokenPipeError, ConnectionError):
             raise
         except Exception as e:  # a backend failure is a result, not a crash of the whole run
-            result = Result(Status.ERROR, message=f"{type(e).__name__}: {e}")
+            result = Result(Status.ERROR, message=" ".join(f"{type(e).__name__}: {e}".split()))   # one line
             if options.verbose:
                 traceback.print_exc()
         conn.send(("result", result))
