@@ -286,6 +286,19 @@ def test_a_model_without_objective_is_solved_alike_by_every_backend(objective, v
         assert (r["status"], r["value"], r["bound"], r["verified"]) == ("optimal", value, value, "True"), r
 
 
+def test_an_empty_model_is_optimal_at_0_on_every_backend(tmp_path):
+    """HiGHS's status for it, kModelEmpty, read as unknown; Gecode failed on the writer's
+    `min(lb)` of no variables."""
+    path = tmp_path / "nothing.lp"
+    path.write_text("Minimize\n obj:\nSubject To\nEnd\n")
+    out = tmp_path / "c.csv"
+    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
+    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
+    rows = list(csv.DictReader(open(out)))
+    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    assert {(r["status"], r["value"], r["verified"]) for r in rows} == {("optimal", "0", "True")}
+
+
 def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():
     p = wb("solve", "--model", f"{CORPUS}/pulp_sense_comment.mps", "--solver", "highs", "--json")
     assert "*SENSE:Maximize" in p.stderr and "minimisation" in p.stderr

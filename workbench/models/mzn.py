@@ -35,7 +35,7 @@ include "alldifferent.mzn";
 int: nv;
 array[1..nv] of int: lb;
 array[1..nv] of int: ub;
-array[1..nv] of var min(lb)..max(ub): x;
+array[1..nv] of var if nv = 0 then 0 else min(lb) endif..if nv = 0 then 0 else max(ub) endif: x;
 constraint forall(i in 1..nv)(x[i] >= lb[i] /\\ x[i] <= ub[i]);
 
 int: nr;

@@ -74,7 +74,9 @@ class HiGHS(Backend):
         # of a proof; then only a closed gap proves it (the workbench's own settings ask for gap 0)
         closed = not mip or not options.own(self.name) or (objective is not None and bound is not None and
                                                             abs(objective - bound) <= 1e-9 * max(1.0, abs(objective)))
-        if ms == highspy.HighsModelStatus.kOptimal and closed:
+        if ms == highspy.HighsModelStatus.kModelEmpty:   # no columns, no rows: the objective is its constant
+            status, objective, bound, values = Status.OPTIMAL, mf.constant, mf.constant, []
+        elif ms == highspy.HighsModelStatus.kOptimal and closed:
             status, bound = Status.OPTIMAL, objective
         elif ms == highspy.HighsModelStatus.kInfeasible:
             status = Status.INFEASIBLE
