@@ -255,6 +255,16 @@ def test_what_a_linear_model_cannot_say_is_refused_by_name(name, needle):
     assert p.stdout == ""
 
 
+def test_an_mps_entry_given_twice_is_refused_not_read_as_its_first(tmp_path):
+    """HiGHS kept the first of `x obj -1` and `x obj -2` and said kOk (the warning only in its log),
+    so every backend solved objective -x; glpsol refuses the file."""
+    path = tmp_path / "twice.mps"
+    path.write_text("NAME twice\nROWS\n N obj\n L c1\nCOLUMNS\n    x  obj  -1  c1  1\n    x  obj  -2\n"
+                    "RHS\n    rhs c1 3.5\nENDATA\n")
+    with pytest.raises(BadInput, match=r"duplicate nonzero -2 in objective row \"obj\".*refused rather than guessed"):
+        usermodel.read(path)
+
+
 @pytest.mark.parametrize("where", ["obj: 1e30 x + y", "obj: x + y\nSubject To\n c: 1e21 x + y >= 1"])
 def test_a_coefficient_solvers_read_as_infinite_is_refused_in_one_line(where, tmp_path):
     """Every backend failed on it, each with its own traceback's last line (PuLP: NaN/inf, CP-SAT:

@@ -242,16 +242,24 @@ def _finite_or_inf(x: float) -> float:
 
 def _highs_read(path: str) -> LinearFile:
     """HiGHS's reading of the file, refused (SystemExit with the reason) where HiGHS holds something
-    a LinearModel cannot (a Hessian, semi-continuous or semi-integer columns) or only warned."""
+    a LinearModel cannot (a Hessian, semi-continuous or semi-integer columns) or only warned. Its
+    log is read for warnings too: a repeated MPS entry is a warning there (the first kept, the rest
+    ignored) while the status says kOk, where glpsol refuses the file."""
     import highspy
 
     h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    status = h.readModel(path)
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "read.log"
+        for option, setting in (("log_to_console", False), ("log_file", str(log)), ("output_flag", True)):
+            h.setOptionValue(option, setting)
+        status = h.readModel(path)
+        h.setOptionValue("output_flag", False)
+        said = log.read_text(errors="replace").splitlines() if log.exists() else []
+    warning = next((line.strip() for line in said if line.startswith("WARNING")), None)
     if status == highspy.HighsStatus.kError:
         raise SystemExit(f"HiGHS cannot read it as {Path(path).suffix[1:].upper()}")
-    if status == highspy.HighsStatus.kWarning:
-        raise SystemExit("HiGHS reads it only with a warning (a repeated or out-of-place entry, say); "
+    if status == highspy.HighsStatus.kWarning or warning:
+        raise SystemExit(f"HiGHS reads it only with a warning ({warning or 'a repeated or out-of-place entry, say'}); "
                          "refused rather than guessed")
     if h.getModel().hessian_.dim_ > 0:
         raise SystemExit("it holds a quadratic objective, which the workbench's linear models cannot represent "
