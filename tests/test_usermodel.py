@@ -239,6 +239,7 @@ def test_compare_plain_lp_marks_cpsat_unsupported_and_the_rest_prove_one_and_a_h
     p = wb("compare", "--model", f"{CORPUS}/lp_half.lp", "--solvers", "highs,glpk,cpsat,lpsolve", "--time-limit", "20",
            "-o", str(out))
     assert p.returncode == 0 and "Traceback" not in p.stdout + p.stderr, p.stdout + p.stderr
+    assert "Running HiGHS" not in p.stderr     # its banner, printed as a Highs object is made (quiet_highs)
     rows = {r["solver"]: r for r in csv.DictReader(open(out))}
     assert rows["cpsat"]["status"] == "unsupported" and rows["cpsat"]["verified"] == "False"
     assert "CP-SAT takes no continuous variables" in p.stdout

@@ -1,6 +1,8 @@
 """HiGHS through highspy: the whole model passed at once, solutions read in bulk."""
 from __future__ import annotations
 
+import os
+import sys
 import time
 from typing import Any
 
@@ -9,6 +11,20 @@ from ..models.linearize import matrix_form
 from .base import Backend, Incumbent, Options, Report, Result, Status
 
 INSTALL = "pip install highspy"
+
+
+def quiet_highs(highspy: Any) -> Any:
+    """A Highs object without its banner: HiGHS prints it on stdout as the object is made, before
+    any option can turn it off (ERGO-Code/HiGHS#1702), so stdout points at /dev/null for that moment."""
+    sys.stdout.flush()
+    saved, devnull = os.dup(1), os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    try:
+        return highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
 
 
 class HiGHS(Backend):
@@ -43,7 +59,7 @@ class HiGHS(Backend):
                            for i in mf.integer]
         # HiGHS keeps one thread pool per process, sized by the first run: rebuild it for this run's count
         highspy.Highs.resetGlobalScheduler(True)
-        h = highspy.Highs()
+        h = highspy.Highs() if options.verbose else quiet_highs(highspy)
         settings = {"output_flag": bool(options.verbose), "threads": int(options.threads),
                     "random_seed": int(options.seed), "mip_rel_gap": 0.0, "mip_abs_gap": 0.0}
         if options.time_limit is not None:

@@ -247,7 +247,9 @@ def _highs_read(path: str) -> LinearFile:
     ignored) while the status says kOk, where glpsol refuses the file."""
     import highspy
 
-    h = highspy.Highs()
+    from ..solvers.highs import quiet_highs
+
+    h = quiet_highs(highspy)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "read.log"
         for option, setting in (("log_to_console", False), ("log_file", str(log)), ("output_flag", True)):
