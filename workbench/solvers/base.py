@@ -47,7 +47,6 @@ class RacerResult:
     seconds: float
 
 
-
 DOUBLE_EXACT = 2 ** 53      # the integers a double holds exactly
 
 

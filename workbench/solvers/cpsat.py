@@ -83,7 +83,7 @@ class CPSAT(Enumerator):
     options_via = "library"
 
     def exact_integers(self) -> tuple[int, str]:
-        return 2 ** 63 - 1, "CP-SAT's integers are 64-bit"
+        return INT64, "CP-SAT's integers are 64-bit"
 
     def option_types(self) -> dict[str, Any]:
         from ortools.sat import sat_parameters_pb2
