@@ -310,6 +310,22 @@ def test_an_empty_model_is_optimal_at_0_on_every_backend(tmp_path):
     assert {(r["status"], r["value"], r["verified"]) for r in rows} == {("optimal", "0", "True")}
 
 
+@pytest.mark.parametrize("constraint,answer", [("x + y = 4", ("optimal", "", "True")),
+                                               ("x > 5", ("infeasible", "", "False"))])
+def test_a_minizinc_satisfy_model_is_answered_alike_by_every_backend(constraint, answer, tmp_path):
+    """The linear backends gave their empty objective's 0 where the rest gave none; and HiGHS,
+    handed MiniZinc's flattening of an unsatisfiable model (no columns, one infeasible row), said
+    `Empty`, which read as optimal and then failed the file's check."""
+    path = tmp_path / "pair.mzn"
+    path.write_text(f"var 1..3: x;\nvar 1..3: y;\nconstraint {constraint};\nsolve satisfy;\n")
+    out = tmp_path / "c.csv"
+    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
+    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
+    rows = list(csv.DictReader(open(out)))
+    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    assert {(r["status"], r["value"], r["verified"]) for r in rows} == {answer}, rows
+
+
 def test_pulp_sense_comment_is_warned_about_and_solved_as_mps_says():
     p = wb("solve", "--model", f"{CORPUS}/pulp_sense_comment.mps", "--solver", "highs", "--json")
     assert "*SENSE:Maximize" in p.stderr and "minimisation" in p.stderr

@@ -222,6 +222,8 @@ def solve(mf: ModelFile, solver: str, options: Options) -> FileRun:
             if verdict.objective is not None and (result.objective is None or mf.kind == "wcnf"):
                 result.objective = verdict.objective
                 result.bound = verdict.objective if result.status == Status.OPTIMAL else result.bound
+            if isinstance(mf.model, MiniZincFile) and not mf.model.has_objective:   # `solve satisfy`: no value,
+                result.objective = result.bound = None     # where a linear backend reports its empty objective's 0
         else:
             result.message = f"the file rejects the solution: {verdict.message}"
             result.status, result.objective = Status.ERROR, None

@@ -90,8 +90,12 @@ class HiGHS(Backend):
         # of a proof; then only a closed gap proves it (the workbench's own settings ask for gap 0)
         closed = not mip or not options.own(self.name) or (objective is not None and bound is not None and
                                                             abs(objective - bound) <= 1e-9 * max(1.0, abs(objective)))
-        if ms == highspy.HighsModelStatus.kModelEmpty:   # no columns, no rows: the objective is its constant
-            status, objective, bound, values = Status.OPTIMAL, mf.constant, mf.constant, []
+        if ms == highspy.HighsModelStatus.kModelEmpty:
+            # no columns: HiGHS says "Empty" whatever its rows say, and each row's activity is 0
+            if all(lo <= 0 <= hi for lo, hi in zip(mf.row_lower, mf.row_upper)):
+                status, objective, bound, values = Status.OPTIMAL, mf.constant, mf.constant, []
+            else:
+                status = Status.INFEASIBLE
         elif ms == highspy.HighsModelStatus.kOptimal and closed:
             status, bound = Status.OPTIMAL, objective
         elif ms == highspy.HighsModelStatus.kInfeasible:
