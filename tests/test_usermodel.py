@@ -385,3 +385,20 @@ def test_gecode_refuses_integers_past_its_32_bits_by_name(objective, bounds, nee
     gecode = usermodel.solve(mf, "minizinc:gecode", Options(time_limit=20)).result
     assert gecode.status == Status.UNSUPPORTED and needle in gecode.message and "32-bit" in gecode.message
     assert usermodel.solve(mf, "highs", Options(time_limit=20)).result.status == Status.OPTIMAL
+
+
+@pytest.mark.parametrize("model,status,value", [
+    ("var int: x;\nconstraint x >= 3;\nsolve maximize x;\n", Status.FEASIBLE, 2 ** 31 - 2),   # unbounded
+    ("var int: x;\nconstraint x >= 3;\nsolve minimize x;\n", Status.FEASIBLE, 3),       # true, but unproven
+    ("var int: x;\nvar 0..5: y;\nconstraint x = 2 * y + 1;\nsolve maximize x;\n", Status.OPTIMAL, 11),  # bounded
+])
+def test_gecode_proves_nothing_about_integers_it_holds_to_32_bits(model, status, value, tmp_path):
+    """`var int: x; x >= 3; maximize x` is unbounded; Gecode holds x to 2^31 - 2 and said optimal
+    2147483646. A file whose FlatZinc (Gecode's own) leaves an integer without bounds gets its
+    solution, feasible, and no bound; one whose integers are all bounded keeps its proof."""
+    path = tmp_path / "box.mzn"
+    path.write_text(model)
+    run = usermodel.solve(usermodel.read(path), "minizinc:gecode", Options(time_limit=20))
+    assert (run.result.status, run.value, run.verified) == (status, value, True), run.result.message
+    if status == Status.FEASIBLE:
+        assert run.result.bound is None and "1 integer variable(s) without bounds (x)" in run.result.message

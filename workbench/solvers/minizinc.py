@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
-from ..userfile.flatzinc import MiniZincFile, plain
+from ..userfile.flatzinc import MiniZincFile, plain, unbounded_ints
 from .base import (
     DOUBLE_EXACT,
     Enumerator,
@@ -140,6 +140,15 @@ class MiniZinc(Enumerator):
     def exact_integers(self) -> tuple[int, str]:
         return _integer_range(discover()[self.sub or ""])
 
+    def prepare(self, model: Any) -> None:
+        """Which integers a MiniZinc file leaves without bounds, where the solver's integers are
+        32-bit: it holds them to +-(2^31 - 2) and proves its optimum, or unsatisfiability, only within
+        that box (`var int: x; x >= 3; maximize x` came back "optimal 2147483646")."""
+        self.unbounded: list[str] | None = None
+        entry = discover().get(self.sub or "")
+        if isinstance(model, MiniZincFile) and entry and _integer_range(entry)[0] < 2 ** 32:
+            self.unbounded = unbounded_ints(model, entry["id"])
+
     def version(self) -> str:
         if shutil.which("minizinc") is None:
             raise Unavailable(f"the minizinc executable is not on PATH ({INSTALL})")
@@ -179,7 +188,8 @@ class MiniZinc(Enumerator):
             if counting:
                 raise UnsupportedModel("counting a MiniZinc file's solutions is not offered")
             instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(model.files()))
-            return _as_written(model, instance, self._settings(entry, options, time.perf_counter()), report)
+            result = _as_written(model, instance, self._settings(entry, options, time.perf_counter()), report)
+            return _within_box(result, getattr(self, "unbounded", None), self.sub or "")
         t0 = time.perf_counter()
         try:
             phases = [to_minizinc(m, satisfy=counting is not None) for m in _phases(model, options)]
@@ -272,6 +282,20 @@ async def _stream(instance: Any, kwargs: dict[str, Any], report: Report, counted
         best = (objective, values)
         report(Incumbent(objective, None, values))
     return final, best
+
+
+def _within_box(result: Result, unbounded: list[str] | None, solver: str) -> Result:
+    """A proof made inside the solver's integer box is no proof for a file with unbounded integers:
+    its optimum is a feasible solution, its unsatisfiability unknown."""
+    if not unbounded or result.status not in (Status.OPTIMAL, Status.INFEASIBLE):
+        return result
+    if result.status == Status.OPTIMAL and result.objective is None:     # a satisfy model's solution holds
+        return result
+    said = (f"{len(unbounded)} integer variable(s) without bounds ({', '.join(unbounded[:3])}), which {solver} "
+            f"holds to +-(2^31 - 2): its {result.status.value} holds within that box only, not proven for the file")
+    if result.status == Status.INFEASIBLE:
+        return dataclasses.replace(result, status=Status.UNKNOWN, message=f"{result.message}; {said}")
+    return dataclasses.replace(result, status=Status.FEASIBLE, bound=None, message=f"{result.message}; {said}")
 
 
 def _as_written(mzn: MiniZincFile, instance: Any, kwargs: dict[str, Any], report: Report) -> Result:

@@ -143,6 +143,20 @@ def flatten(mzn: MiniZincFile, time_limit: float | None = None) -> Flattened:
         raise NotLinear(f"the linear FlatZinc has what the reader (integers only) does not take ({e})") from None
 
 
+def unbounded_ints(mzn: MiniZincFile, solver_id: str, time_limit: float = CHECK_SECONDS) -> list[str] | None:
+    """The integer variables that the solver's own FlatZinc of the file declares without a domain
+    (`var int: x`); None where MiniZinc cannot compile it in time (the run will say why)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
+        cmd = ["minizinc", "-c", "--solver", solver_id, *mzn.files(), "--fzn", str(fzn), "--ozn", str(ozn)]
+        try:
+            subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
+            text = fzn.read_text()
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    return re.findall(r"^var\s+int\s*:\s*(\w+)", text, re.M)
+
+
 def _flatzinc(text: str, name: str, ozn: str) -> Flattened:
     """Linear FlatZinc (int_lin_le, int_lin_eq, int_le, int_eq, bounded variables) as a LinearModel."""
     model = LinearModel(name=name)
