@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -402,3 +403,14 @@ def test_gecode_proves_nothing_about_integers_it_holds_to_32_bits(model, status,
     assert (run.result.status, run.value, run.verified) == (status, value, True), run.result.message
     if status == Status.FEASIBLE:
         assert run.result.bound is None and "1 integer variable(s) without bounds (x)" in run.result.message
+
+
+def test_a_float_objective_s_solution_is_checked_in_seconds(tmp_path):
+    """Gecode optimising `x + 2*y` over a float x inside the check's tolerance box searched past the
+    check's 120 s, so a solution found in 3 s ended as an error; the exact fixing comes first now."""
+    path = tmp_path / "float.mzn"
+    path.write_text("var 0.0..10.0: x;\nvar 0..3: y;\nconstraint x + y <= 7.5;\nsolve maximize x + 2*y;\n")
+    began = time.perf_counter()
+    run = usermodel.solve(usermodel.read(path), "minizinc:gecode", Options(time_limit=3))
+    assert run.result.status in (Status.FEASIBLE, Status.OPTIMAL) and run.verified, run.result.message
+    assert time.perf_counter() - began < 60

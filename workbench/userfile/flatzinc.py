@@ -332,16 +332,17 @@ def _leaves(value: Any) -> Iterable[Any]:
         yield from (_leaves(v) if isinstance(v, list) else [v])
 
 
-def fixing(name: str, value: Any) -> str:
-    """The constraint that fixes an output variable to its value; floats within a tolerance."""
+def fixing(name: str, value: Any, exact: bool = False) -> str:
+    """The constraint that fixes an output variable to its value; floats within a tolerance unless
+    `exact`."""
     leaves = list(_leaves(value)) if isinstance(value, list) else None
-    if leaves is not None and any(isinstance(x, float) for x in leaves):
+    if leaves is not None and any(isinstance(x, float) for x in leaves) and not exact:
         floats = ",".join(mzn_literal(float(x)) for x in leaves)
         return (f"constraint let {{ array[int] of float: v = [{floats}] }} in forall(i in index_set(v))"
                 f"(abs(array1d({name})[i] - v[i]) <= {FLOAT_TOLERANCE} * max(1.0, abs(v[i])));")
     if leaves is not None:
         return f"constraint array1d({name}) = [{','.join(mzn_literal(x) for x in leaves)}];"
-    if isinstance(value, float):
+    if isinstance(value, float) and not exact:
         lit = mzn_literal(value)
         return f"constraint abs({name} - {lit}) <= {FLOAT_TOLERANCE} * max(1.0, abs({lit}));"
     return f"constraint {name} = {mzn_literal(value)};"
@@ -349,11 +350,19 @@ def fixing(name: str, value: Any) -> str:
 
 def check_minizinc(mzn: MiniZincFile, assignment: dict[str, Any]) -> Verdict:
     """MiniZinc (Gecode) on the original file and data with every output variable fixed to the
-    solution's value: satisfiable or not, and the objective recomputed by MiniZinc."""
+    solution's value: satisfiable or not, and the objective recomputed by MiniZinc. Floats are
+    fixed exactly first, then, if that fails, within the tolerance: Gecode optimising a float
+    objective inside a tolerance box searched for minutes (`maximize x + 2*y` over a float x)."""
     try:
-        fixed = "\n".join(fixing(name, value) for name, value in assignment.items())
+        exact = "\n".join(fixing(name, value, exact=True) for name, value in assignment.items())
+        tolerant = "\n".join(fixing(name, value) for name, value in assignment.items())
     except ValueError as e:
         return Verdict(False, f"{NO_CHECKER}; {e}")
+    verdict = _check_fixed(mzn, exact)
+    return verdict if verdict.ok or tolerant == exact else _check_fixed(mzn, tolerant)
+
+
+def _check_fixed(mzn: MiniZincFile, fixed: str) -> Verdict:
     with tempfile.TemporaryDirectory() as tmp:
         check = Path(tmp) / "solution_check.mzn"
         check.write_text(fixed + "\n")
