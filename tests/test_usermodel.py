@@ -414,3 +414,15 @@ def test_a_float_objective_s_solution_is_checked_in_seconds(tmp_path):
     run = usermodel.solve(usermodel.read(path), "minizinc:gecode", Options(time_limit=3))
     assert run.result.status in (Status.FEASIBLE, Status.OPTIMAL) and run.verified, run.result.message
     assert time.perf_counter() - began < 60
+
+
+def test_integers_past_gecode_s_32_bits_in_a_minizinc_file_are_named_not_rejected(tmp_path):
+    """HiGHS's 2500000000 is right, but the check (MiniZinc with Gecode) cannot read it back: that
+    said 'MiniZinc rejects the solution'; Gecode's own run failed with a syntax error."""
+    path = tmp_path / "wide.mzn"
+    path.write_text("var 0..3000000000: x;\nconstraint x >= 2500000000;\nsolve minimize x;\n")
+    mf = usermodel.read(path)
+    highs = usermodel.solve(mf, "highs", Options(time_limit=20))
+    assert not highs.verified and "not checked: the checker, MiniZinc with Gecode" in highs.result.message
+    gecode = usermodel.solve(mf, "minizinc:gecode", Options(time_limit=20)).result
+    assert gecode.status == Status.UNSUPPORTED and "32 bits" in gecode.message

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..models.core import Count, HittingSet, LinearModel, MaxSatModel, as_linear
 from ..models.mzn import to_minizinc
-from ..userfile.flatzinc import MiniZincFile, plain, unbounded_ints
+from ..userfile.flatzinc import GECODE_LITERAL, MiniZincFile, plain, unbounded_ints
 from .base import (
     DOUBLE_EXACT,
     Enumerator,
@@ -323,7 +323,9 @@ def _as_written(mzn: MiniZincFile, instance: Any, kwargs: dict[str, Any], report
         asyncio.run(follow())
     except minizinc.MiniZincError as e:
         said = " ".join(str(e).split())[:300]
-        unsupported = any(w in said.lower() for w in ("not supported", "unsupported", "cannot handle"))
+        if GECODE_LITERAL in said:
+            said = f"an integer past the solver's 32 bits (2^31 - 2) ({said})"
+        unsupported = any(w in said.lower() for w in ("not supported", "unsupported", "cannot handle", "32 bits"))
         return Result(Status.UNSUPPORTED if unsupported else Status.ERROR, message=f"MiniZinc: {said}",
                       solve_seconds=time.perf_counter() - t0)
     timings: dict[str, Any] = dict(solve_seconds=time.perf_counter() - t0)

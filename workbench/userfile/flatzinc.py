@@ -36,6 +36,7 @@ FZN_SOLVE = re.compile(r"^solve\b.*?\b(minimize|maximize|satisfy)\s*(\w*)\s*;$")
 OUTPUT_ARRAY = re.compile(r"output_array\(\[(.*?)\]\)")
 INCLUDE = re.compile(r'\binclude\s*"([^"]*)"')
 COMMENT_OR_STRING = re.compile(r'"(?:\\.|[^"\\])*"|%[^\n]*|/\*.*?\*/', re.S)
+GECODE_LITERAL = "invalid integer literal"   # Gecode's FlatZinc reader on an integer past its 32 bits
 CHECK_SECONDS = 120        # the check fixes every output variable: MiniZinc only propagates
 FLOAT_TOLERANCE = 1e-6     # a float output may be off its value by this much, relative
 
@@ -374,6 +375,9 @@ def _check_fixed(mzn: MiniZincFile, fixed: str) -> Verdict:
             return Verdict(False, f"{NO_CHECKER}; MiniZinc's check of the solution did not end in {CHECK_SECONDS} s")
     if "----------" not in out.stdout:
         said = (out.stdout + out.stderr).strip()
+        if GECODE_LITERAL in said:
+            return Verdict(False, f"{NO_CHECKER}; not checked: the checker, MiniZinc with Gecode, takes no integer "
+                                  "past 2^31 - 2, and this solution has one")
         why = "=====UNSATISFIABLE=====" if "UNSATISFIABLE" in said else _first_error(said, said[-120:])
         return Verdict(False, f"{NO_CHECKER}; MiniZinc rejects the solution on the file ({why})")
     found = re.findall(r"^_objective = (.+);$", out.stdout, re.M)
