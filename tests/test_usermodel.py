@@ -281,19 +281,29 @@ def test_a_coefficient_solvers_read_as_infinite_is_refused_in_one_line(where, tm
     assert "coefficient of x" in line and "as infinite" in line or "HiGHS cannot read it" in line, line
 
 
+EVERY_BACKEND = {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"}
+
+
+def compared_everywhere(name: str, text: str, tmp_path) -> list[dict[str, str]]:
+    """`compare --model` of the text on every backend here: its rows, once it said no disagreement."""
+    path = tmp_path / name
+    path.write_text(text)
+    out = tmp_path / "c.csv"
+    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
+    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
+    rows = list(csv.DictReader(open(out)))
+    assert EVERY_BACKEND <= {r["solver"] for r in rows}
+    return rows
+
+
 @pytest.mark.parametrize("objective,value", [("", "0"), (" obj: 0 x + 5\n", "5")])
 def test_a_model_without_objective_is_solved_alike_by_every_backend(objective, value, tmp_path):
     """An empty objective: PuLP writes a `__dummy` column into the MPS for glpsol and lp_solve, which
     shifted glpk's columns (IndexError) and ended lp_solve's solution block early (a solution of
     zeros, rejected by the file); some backends gave no objective where HiGHS gave 0, and SCIP
     dropped an objective that is a constant alone (0 where the file gives 5)."""
-    path = tmp_path / "exactly_one.lp"
-    path.write_text(f"Minimize\n{objective}Subject To\n c: x + y >= 1\n d: x + y <= 1\nBinary\n x y\nEnd\n")
-    out = tmp_path / "c.csv"
-    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
-    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
-    rows = list(csv.DictReader(open(out)))
-    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    rows = compared_everywhere("exactly_one.lp", f"Minimize\n{objective}Subject To\n c: x + y >= 1\n"
+                               " d: x + y <= 1\nBinary\n x y\nEnd\n", tmp_path)
     for r in rows:
         assert (r["status"], r["value"], r["bound"], r["verified"]) == ("optimal", value, value, "True"), r
 
@@ -301,13 +311,7 @@ def test_a_model_without_objective_is_solved_alike_by_every_backend(objective, v
 def test_an_empty_model_is_optimal_at_0_on_every_backend(tmp_path):
     """HiGHS's status for it, kModelEmpty, read as unknown; Gecode failed on the writer's
     `min(lb)` of no variables."""
-    path = tmp_path / "nothing.lp"
-    path.write_text("Minimize\n obj:\nSubject To\nEnd\n")
-    out = tmp_path / "c.csv"
-    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
-    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
-    rows = list(csv.DictReader(open(out)))
-    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    rows = compared_everywhere("nothing.lp", "Minimize\n obj:\nSubject To\nEnd\n", tmp_path)
     assert {(r["status"], r["value"], r["verified"]) for r in rows} == {("optimal", "0", "True")}
 
 
@@ -317,13 +321,8 @@ def test_a_minizinc_satisfy_model_is_answered_alike_by_every_backend(constraint,
     """The linear backends gave their empty objective's 0 where the rest gave none; and HiGHS,
     handed MiniZinc's flattening of an unsatisfiable model (no columns, one infeasible row), said
     `Empty`, which read as optimal and then failed the file's check."""
-    path = tmp_path / "pair.mzn"
-    path.write_text(f"var 1..3: x;\nvar 1..3: y;\nconstraint {constraint};\nsolve satisfy;\n")
-    out = tmp_path / "c.csv"
-    p = wb("compare", "--model", str(path), "--time-limit", "20", "-o", str(out))
-    assert p.returncode == 0 and "no disagreement" in p.stdout, p.stdout + p.stderr
-    rows = list(csv.DictReader(open(out)))
-    assert {"highs", "cbc", "cpsat", "scip", "glpk", "lpsolve", "minizinc:gecode"} <= {r["solver"] for r in rows}
+    rows = compared_everywhere("pair.mzn", f"var 1..3: x;\nvar 1..3: y;\nconstraint {constraint};\nsolve satisfy;\n",
+                               tmp_path)
     assert {(r["status"], r["value"], r["verified"]) for r in rows} == {answer}, rows
 
 
