@@ -363,6 +363,8 @@ def test_wcnf_weights_past_2_to_the_53_are_exact_or_refused_by_name(heavier, tmp
 @pytest.mark.parametrize("text,needle", [
     ("p wcnf 1 2 10\n1e400 1 0\n3 -1 0\n", "line 2: weight 1e400"),     # was read as a hard clause
     ("p wcnf 2 2 10\n3 1 0\n3 -999999999999 0\n", "variable 999999999999 in a file of 2 literals"),  # MemoryError
+    ("p wcnf 2 2 10\n1_0 1 0\n3 -1 0\n", "weight '1_0' is not a number"),    # Python's int() took it as 10
+    ("p wcnf 2 2 10\n3 1_0 0\n3 -1 0\n", "'1_0' is not an integer"),
 ])
 def test_a_wcnf_that_cannot_be_held_as_written_is_refused(text, needle, tmp_path):
     path = tmp_path / "odd.wcnf"

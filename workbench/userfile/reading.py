@@ -173,7 +173,7 @@ def parse_wcnf(path: Path) -> WcnfFile:
             weight = math.inf if parts[0] == "h" else _weight(parts[0])
             if parts[0] != "h" and not math.isfinite(weight):
                 raise ValueError(f"weight {parts[0]}")
-            literals = [int(x) for x in parts[1:-1]]
+            literals = [_integer(x) for x in parts[1:-1]]
         except (ValueError, IndexError) as e:
             raise BadInput(f"--model {path}: not a WCNF file (line {number}: {e})") from None
         if 0 in literals:
@@ -190,13 +190,25 @@ def parse_wcnf(path: Path) -> WcnfFile:
     return found
 
 
+INTEGER = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def _integer(text: str) -> int:
+    """An integer in ASCII digits only: Python's int() also takes `1_000` and other scripts' digits."""
+    if not INTEGER.fullmatch(text):
+        raise ValueError(f"{text!r} is not an integer")
+    return int(text)
+
+
 def _weight(text: str) -> int | float:
-    """An integer as written exactly (int), anything else (1.5, 1e3) as a float."""
-    try:
+    """An integer as written exactly (int), a decimal (1.5, 1e3) as a float; nothing else."""
+    if INTEGER.fullmatch(text):
         return int(text)
-    except ValueError:
-        number = float(text)
-        return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
+    if not DECIMAL.fullmatch(text):
+        raise ValueError(f"weight {text!r} is not a number")
+    number = float(text)
+    return int(number) if number.is_integer() and abs(number) < 2 ** 53 else number
 
 
 # -- the workbench's model kinds, exactly ----------------------------------------------------------
