@@ -427,3 +427,12 @@ def test_integers_past_gecode_s_32_bits_in_a_minizinc_file_are_named_not_rejecte
     assert not highs.verified and "not checked: the checker, MiniZinc with Gecode" in highs.result.message
     gecode = usermodel.solve(mf, "minizinc:gecode", Options(time_limit=20)).result
     assert gecode.status == Status.UNSUPPORTED and "32 bits" in gecode.message
+
+
+def test_cbc_s_bound_short_of_a_proof_counts_the_objective_s_constant():
+    """CBC's log speaks of the model PuLP wrote, without its objective constant: stopped short on
+    `maximize 2x + 3y + 10` (optimum 19), it said bound 9, below its own solution (a fresh-clone
+    test run stopped it on its time limit under load)."""
+    mf = usermodel.read(f"{CORPUS}/max_constant.lp")
+    run = usermodel.solve(mf, "cbc", Options(time_limit=20, backend_options={"cbc": {"maxNodes": "0"}}))
+    assert run.result.status in (Status.FEASIBLE, Status.OPTIMAL) and run.result.bound >= 19 - 1e-6, run.result

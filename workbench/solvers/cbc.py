@@ -63,7 +63,8 @@ class CBC(Backend):
         has_solution = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
         values = settled(own, [x.varValue or 0 for x in xs[:len(own.vars)]]) if has_solution else None
         objective = pulp.value(prob.objective) if has_solution else None
-        bound = _bound_from_log(text)
+        bound = _bound_from_log(text)     # of the model PuLP wrote, without the objective's constant
+        bound = None if bound is None else bound + float(getattr(prob.objective, "constant", 0) or 0)
         # a MIP's proof is CBC's "Optimal solution found"; a model without integer columns is solved
         # by Clp alone, whose proof reads "Optimal - objective value"
         proof = "Optimal solution found" in text or (not any(v.integer for v in own.vars) and
