@@ -436,3 +436,15 @@ def test_cbc_s_bound_short_of_a_proof_counts_the_objective_s_constant():
     mf = usermodel.read(f"{CORPUS}/max_constant.lp")
     run = usermodel.solve(mf, "cbc", Options(time_limit=20, backend_options={"cbc": {"maxNodes": "0"}}))
     assert run.result.status in (Status.FEASIBLE, Status.OPTIMAL) and run.result.bound >= 19 - 1e-6, run.result
+
+
+def test_a_check_that_times_out_leaves_no_solver_behind():
+    """subprocess.run's time-out killed the MiniZinc driver and left its fzn-gecode running (two
+    were found 40 minutes later, 5 GB each); run_whole kills the whole group."""
+    from workbench.userfile.flatzinc import run_whole
+
+    with pytest.raises(subprocess.TimeoutExpired):
+        run_whole(["sh", "-c", "sleep 61.234 & wait"], 1)
+    time.sleep(0.5)
+    left = subprocess.run(["pgrep", "-f", "sleep 61.234"], capture_output=True, text=True).stdout
+    assert left == "", left

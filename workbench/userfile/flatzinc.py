@@ -15,7 +15,9 @@ fixes an array of any dimension and index sets, which a data assignment (`x = [.
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -363,6 +365,20 @@ def check_minizinc(mzn: MiniZincFile, assignment: dict[str, Any]) -> Verdict:
     return verdict if verdict.ok or tolerant == exact else _check_fixed(mzn, tolerant)
 
 
+def run_whole(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """subprocess.run, but a time-out kills what the command started too: killing the MiniZinc
+    driver alone left its fzn-gecode running (two for 40 minutes, 5 GB each)."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(cmd, process.returncode, out, err)
+
+
 def _check_fixed(mzn: MiniZincFile, fixed: str) -> Verdict:
     with tempfile.TemporaryDirectory() as tmp:
         check = Path(tmp) / "solution_check.mzn"
@@ -370,7 +386,7 @@ def _check_fixed(mzn: MiniZincFile, fixed: str) -> Verdict:
         cmd = ["minizinc", "--solver", "gecode", "--output-mode", "dzn", "--output-objective",
                *mzn.files(), str(check)]
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=CHECK_SECONDS)
+            out = run_whole(cmd, CHECK_SECONDS)
         except subprocess.TimeoutExpired:
             return Verdict(False, f"{NO_CHECKER}; MiniZinc's check of the solution did not end in {CHECK_SECONDS} s")
     if "----------" not in out.stdout:
