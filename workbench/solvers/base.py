@@ -53,9 +53,9 @@ DOUBLE_EXACT = 2 ** 53      # the integers a double holds exactly
 def refuse_past(model: MaxSatModel, limit: int, arithmetic: str) -> None:
     """A model whose weights reach past what the backend's arithmetic holds exactly is refused by
     name: past it an optimum and its neighbours tie, and the wrong one can win."""
-    if model.objective_reach() > limit:
-        raise UnsupportedModel(f"{arithmetic}; this model's integer weights reach "
-                               f"2^{math.log2(model.objective_reach()):.1f}")
+    reach = model.objective_reach()
+    if reach > limit:
+        raise UnsupportedModel(f"{arithmetic}; this model's integer weights reach 2^{math.log2(reach):.1f}")
 
 
 class ReadsResult:

@@ -130,6 +130,7 @@ class MiniZinc(Enumerator):
     exports = ("mzn",)
     default_sub = "gecode"
     options_via = "command"
+    unbounded: list[str] | None = None     # prepare(): the file's integers without bounds, on a 32-bit solver
 
     @classmethod
     def subsolvers(cls, probe: bool = False) -> dict[str, str | None]:
@@ -144,7 +145,7 @@ class MiniZinc(Enumerator):
         """Which integers a MiniZinc file leaves without bounds, where the solver's integers are
         32-bit: it holds them to +-(2^31 - 2) and proves its optimum, or unsatisfiability, only within
         that box (`var int: x; x >= 3; maximize x` came back "optimal 2147483646")."""
-        self.unbounded: list[str] | None = None
+        self.unbounded = None
         entry = discover().get(self.sub or "")
         if isinstance(model, MiniZincFile) and entry and _integer_range(entry)[0] < 2 ** 32:
             self.unbounded = unbounded_ints(model, entry["id"])
@@ -189,7 +190,7 @@ class MiniZinc(Enumerator):
                 raise UnsupportedModel("counting a MiniZinc file's solutions is not offered")
             instance = minizinc.Instance(minizinc.Solver.lookup(entry["id"]), minizinc.Model(model.files()))
             result = _as_written(model, instance, self._settings(entry, options, time.perf_counter()), report)
-            return _within_box(result, getattr(self, "unbounded", None), self.sub or "")
+            return _within_box(result, self.unbounded, self.sub or "")
         t0 = time.perf_counter()
         try:
             phases = [to_minizinc(m, satisfy=counting is not None) for m in _phases(model, options)]

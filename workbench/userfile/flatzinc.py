@@ -123,21 +123,16 @@ def flatten(mzn: MiniZincFile, time_limit: float | None = None) -> Flattened:
     """MiniZinc's linear library flattens the file to linear FlatZinc, read here into a LinearModel;
     the compilation is part of the run, so `time_limit` bounds it (CompileCut). What the linear
     route cannot take is NotLinear."""
-    with tempfile.TemporaryDirectory() as tmp:
-        fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
-        cmd = ["minizinc", "-c", "-G", "linear", "--output-mode", "json", "--output-objective", *mzn.files(),
-               "--fzn", str(fzn), "--ozn", str(ozn)]
-        try:
-            out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
-        except OSError as e:
-            raise BadInput(f"--model {mzn.path}: MiniZinc cannot run ({e})") from None
-        except subprocess.TimeoutExpired:
-            raise CompileCut(f"{Path(mzn.path).name}: status unknown: the time limit ({time_limit:g} s) was "
-                             "reached while MiniZinc compiled it; no backend ran") from None
-        if out.returncode != 0 or not fzn.exists():
-            why = _first_error(out.stderr, f"exit {out.returncode}")
-            raise NotLinear(f"MiniZinc's linear library cannot flatten it ({why})")
-        text, mapping = fzn.read_text(), ozn.read_text()
+    try:
+        out, text, mapping = _compile(mzn, ["-G", "linear", "--output-mode", "json", "--output-objective"], time_limit)
+    except OSError as e:
+        raise BadInput(f"--model {mzn.path}: MiniZinc cannot run ({e})") from None
+    except subprocess.TimeoutExpired:
+        raise CompileCut(f"{Path(mzn.path).name}: status unknown: the time limit ({time_limit:g} s) was "
+                         "reached while MiniZinc compiled it; no backend ran") from None
+    if out.returncode != 0 or text is None or mapping is None:
+        why = _first_error(out.stderr, f"exit {out.returncode}")
+        raise NotLinear(f"MiniZinc's linear library cannot flatten it ({why})")
     try:
         return _flatzinc(text, Path(mzn.path).stem, mapping)
     except BadInput as e:
@@ -149,15 +144,22 @@ def flatten(mzn: MiniZincFile, time_limit: float | None = None) -> Flattened:
 def unbounded_ints(mzn: MiniZincFile, solver_id: str, time_limit: float = CHECK_SECONDS) -> list[str] | None:
     """The integer variables that the solver's own FlatZinc of the file declares without a domain
     (`var int: x`); None where MiniZinc cannot compile it in time (the run will say why)."""
+    try:
+        text = _compile(mzn, ["--solver", solver_id], time_limit)[1]
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return None if text is None else re.findall(r"^var\s+int\s*:\s*(\w+)", text, re.M)
+
+
+def _compile(mzn: MiniZincFile, flags: list[str], time_limit: float | None
+             ) -> tuple[subprocess.CompletedProcess, str | None, str | None]:
+    """`minizinc -c` of the file with `flags`: its run, and the FlatZinc and output mapping it wrote
+    (None where it wrote none)."""
     with tempfile.TemporaryDirectory() as tmp:
         fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
-        cmd = ["minizinc", "-c", "--solver", solver_id, *mzn.files(), "--fzn", str(fzn), "--ozn", str(ozn)]
-        try:
-            subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
-            text = fzn.read_text()
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-    return re.findall(r"^var\s+int\s*:\s*(\w+)", text, re.M)
+        cmd = ["minizinc", "-c", *flags, *mzn.files(), "--fzn", str(fzn), "--ozn", str(ozn)]
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
+        return (out, fzn.read_text() if fzn.exists() else None, ozn.read_text() if ozn.exists() else None)
 
 
 def _flatzinc(text: str, name: str, ozn: str) -> Flattened:
