@@ -359,13 +359,14 @@ def bfile_of_edited(field: str, value: str, n: str = "5", table: str = "percolat
     return probe
 
 
-def bfile_squares_to_38() -> Verdict:
+def bfile_squares_to_39() -> Verdict:
     out = SCRATCH / "b-squares.txt"
     p = wb("export", "squares", "--bfile", "-o", str(out), cwd=results_copy())
     if crashed(p) or not out.exists():
         return BROKE
     terms = [line.split() for line in out.read_text().splitlines() if line and not line.startswith("#")]
-    return HELD if [int(n) for n, _ in terms] == list(range(1, 39)) and terms[37][1] == "684" else MISLED
+    return HELD if [int(n) for n, _ in terms] == list(range(1, 40)) and (terms[37][1], terms[38][1]) == ("684", "713") \
+        else MISLED
 
 
 def bfiles_follow_the_rules() -> Verdict:
@@ -534,7 +535,7 @@ PROBES: dict[str, Callable[[], Verdict]] = {
     "bfile: an edited count 12345 stays out": bfile_of_edited("objective", "12345"),
     "bfile: an objective of 1e400": bfile_of_edited("objective", "1e400"),
     "bfile: an n of 'five'": bfile_of_edited("n", "five"),
-    "bfile: squares gives a(1..38)": bfile_squares_to_38,
+    "bfile: squares gives a(1..39)": bfile_squares_to_39,
     "bfile: every results b-file follows the OEIS rules": bfiles_follow_the_rules,
     # 5. work lost
     "table: the row cannot be written: answer printed, journal kept, rerun writes it": unwritable_row,
