@@ -127,3 +127,56 @@ def test_versions_show_in_solvers():
     rows = {i.name: i for i in available_solvers()}
     assert rows["glpk"].available and re.match(r"GLPK \d+\.\d+", rows["glpk"].version)
     assert rows["lpsolve"].available and re.match(r"lp_solve 5\.5", rows["lpsolve"].version)
+
+
+def descendants(pid: int) -> set[int]:
+    found, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            kids = [int(k) for k in open(f"/proc/{p}/task/{p}/children").read().split()]
+        except OSError:
+            continue
+        found.update(kids)
+        todo += kids
+    return found
+
+
+def running(pid: int) -> bool:
+    try:
+        return "Z" not in open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("solver", ["cbc", "minizinc:gecode"])
+def test_the_runners_kill_takes_what_the_worker_started(solver):
+    """`Worker.kill` (the runner's at its hard limit, a race's for its losers) mid-solve: the solver
+    processes the worker started (PuLP's cbc; MiniZinc's driver and fzn-gecode) die with it, where
+    they used to run on to their own limits."""
+    runs: list[pipeline.Run] = []
+    solving = threading.Thread(target=lambda: runs.append(
+        pipeline.solve(pipeline.plan("enigma144", 16, solver), Options(time_limit=300, threads=1))))
+    solving.start()
+    started: set[int] = set()
+    for _ in range(600):
+        time.sleep(0.1)
+        worker = runner._workers.get(solver.split(":")[0])
+        if worker is not None and worker.alive():
+            started = descendants(worker.process.pid)
+            if started:
+                break
+    assert started, "the solver never started"
+    time.sleep(1.0)
+    started |= descendants(worker.process.pid)
+    worker.kill()
+    solving.join(60)
+    assert runs[0].result.status == Status.ERROR
+    for _ in range(50):
+        if not any(map(running, started)):
+            break
+        time.sleep(0.1)
+    else:
+        for pid in started:
+            os.kill(pid, 9)
+        pytest.fail(f"{solver}'s processes outlived the kill")

@@ -7,8 +7,10 @@ or dies, the best solution and bound found so far survive.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import math
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -54,7 +56,6 @@ def _die_with_parent(parent: int) -> None:
     parent's thread that started the worker ends; a later run then starts a fresh worker.)"""
     try:
         import ctypes
-        import signal
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -119,13 +120,15 @@ def _stderr_fd() -> int:
 
 class Worker:
     """A fresh interpreter (not a fork: solver libraries must not meet in one process), talking
-    over a socket pair so that solver output on stdout never mixes with the messages."""
+    over a socket pair so that solver output on stdout never mixes with the messages. It leads a
+    session of its own, so that a kill reaches what it started too: MiniZinc's driver and its
+    solver, PuLP's cbc (a terminal's Ctrl-C reaches the parent alone, whose exit kills the workers)."""
 
     def __init__(self, wait: bool = True) -> None:
         ours, theirs = socket.socketpair()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "workbench.solvers.runner", str(theirs.fileno()), str(os.getpid())],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd())
+            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=_stderr_fd(), start_new_session=True)
         theirs.close()
         self.conn = Connection(ours.detach())
         self.starting = True
@@ -151,6 +154,9 @@ class Worker:
         return self.process.poll() is None
 
     def kill(self) -> None:
+        """The worker's whole process group, even when the worker itself has died already."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
         self.process.kill()
         self.process.wait(5)
         self.conn.close()
