@@ -5,7 +5,8 @@ CNF (docs/notes/trigrid.md, section 11; issue 62). Each split is a word; one JSO
         seeded:1:32000:1 dynamic:40000
 
 - whole: the refutation of "at most a(N) - 1 matches" in one CaDiCaL; shuffle:SEED the same with its
-  clauses shuffled (the spread of the whole call's count);
+  clauses shuffled (the spread of the whole call's count); lex:SEED the same with the lex-leader clauses
+  of the grid's 5 symmetries (as `sat:cd195+lex`), shuffled unless SEED is 0;
 - tiles:PER: today's split (cubes.refine, 415 cubes over the central tile);
 - lookahead:DEPTH:PER: march-style, each free match scored by the product of the literals each of its
   sides propagates, failed literals fixed, the best branched on, to DEPTH;
@@ -23,6 +24,7 @@ probe, then the tasks longest first on the free workers: `makespan`).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import sys
@@ -31,6 +33,7 @@ from collections.abc import Sequence
 
 from pysat.solvers import Solver
 
+from workbench.models.core import HittingSet, lex_leader
 from workbench.puzzles import get
 from workbench.puzzles.trigrid import cubes as tiles
 from workbench.puzzles.trigrid.model import grid
@@ -105,15 +108,47 @@ def most_active(solver: Solver, matches: int, cube: Cube, k: int) -> list[int]:
     return [v for v, _ in tiles.read_proof(solver.get_proof(), matches, cube)[0].most_common(k)]
 
 
-def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[Cube], Clauses, int]:
-    """BUDGET conflicts of the whole call: every sign of its k most active matches, its live lemmas
-    of at most LEMMA_MAX literals (implied by the clauses, so they may seed any cube), its conflicts."""
+def probe(clauses: Clauses, matches: int, k: int, budget: int) -> tuple[list[int], Clauses, int]:
+    """BUDGET conflicts of the whole call: its k most active matches, its live lemmas of at most
+    LEMMA_MAX literals (implied by the clauses, so they may seed any cube), its conflicts."""
     with Solver(name=SOLVER, bootstrap_with=clauses, with_proof=True) as solver:
         solver.conf_budget(budget)
         solver.solve_limited()
         seen, live = tiles.read_proof(solver.get_proof(), matches)
         spent = int(solver.accum_stats()["conflicts"])
-    return tiles.signs(tuple(v for v, _ in seen.most_common(k))), [list(c) for c in live], spent
+    return [v for v, _ in seen.most_common(k)], [list(c) for c in live], spent
+
+
+def lex_clauses(hs: HittingSet, below: int) -> Clauses:
+    """The whole call with the lex-leader clauses of `hs.symmetries` (sat:cd195+lex's formula)."""
+    from workbench.certify import at_most_clauses
+
+    base = lex_leader(hs)
+    counter, _ = at_most_clauses(hs, below - 1, base.n_vars)
+    return [list(c) for c in base.hard + counter]
+
+
+def orbit_cubes(n: int, ranked: Sequence[int], size: int) -> list[tuple[Cube, list[list[int]]]]:
+    """A representative cube of each class of assignments of the orbits of the ranked matches (until
+    `size` are taken) under the grid's symmetries, with its stabiliser's permutations."""
+    perms = grid(n).symmetries()
+    group = [list(range(len(perms[0])))] + perms
+    taken: list[int] = []
+    for v in ranked:
+        orbit = sorted({g[v - 1] + 1 for g in group})
+        taken += [] if set(orbit) & set(taken) else orbit
+        if len(taken) >= size:
+            break
+    classes: dict[tuple[int, ...], None] = {}
+    for bits in itertools.product((1, 0), repeat=len(taken)):
+        value = dict(zip(taken, bits))
+        classes[min(tuple(value[g.index(v - 1) + 1] for v in taken) for g in group)] = None
+    found = []
+    for bits in classes:
+        value = dict(zip(taken, bits))
+        stabiliser = [g for g in perms if all(value[g[v - 1] + 1] == value[v] for v in taken)]
+        found.append((tuple(v if b else -v for v, b in zip(taken, bits)), stabiliser))
+    return found
 
 
 def dynamic(clauses: Clauses, matches: int, budget: int) -> tuple[int, list[int]]:
@@ -140,17 +175,37 @@ def measure(n: int, split: str) -> dict[str, object]:
     optimum = proven_minima("enigma82", lambda k, board: puzzle.check(k, board), n + 1)[n]
     clauses, matches = [list(c) for c in tiles.formula(SHAPES, n, optimum)], len(grid(n).matches)
     kind, *args = split.split(":")
-    number, probed, probe_seconds, seconds = [int(a) for a in args], 0, 0.0, list[float]()
+    number, probed, probe_seconds, seconds, each = [int(a) for a in args], 0, 0.0, list[float](), list[int]()
     began = time.time()
-    if kind in ("whole", "shuffle"):
-        if number:
+    if kind == "lex":
+        clauses = lex_clauses(HittingSet(matches, tiles.hitting_set(SHAPES, n).sets, symmetries=grid(n).symmetries()),
+                              optimum)
+    if kind in ("whole", "shuffle", "lex"):
+        if number and number[0]:
             random.Random(number[0]).shuffle(clauses)
         count, each = 1, [whole(clauses)]
+    elif kind == "orbit":
+        probe_began = time.process_time()
+        ranked, lemmas, probed = probe(clauses, matches, tiles.RANKED, number[0])
+        probe_seconds = time.process_time() - probe_began
+        found = orbit_cubes(n, ranked, number[1])
+        for cube, stabiliser in found:
+            symmetric = HittingSet(matches, [], symmetries=stabiliser)
+            lex = lex_leader(symmetric).hard if stabiliser else []
+            top = max(abs(lit) for c in clauses + lemmas for lit in c)
+            shifted = [[lit if abs(lit) <= matches else (lit + top if lit > 0 else lit - top) for lit in c] for c in lex]
+            (spent,), (took,) = conquer(clauses + lemmas + shifted, [cube], 1)
+            each.append(spent)
+            seconds.append(took)
+        count = len(found)
     elif kind == "dynamic":
         count, each = dynamic(clauses, matches, number[0])
     elif kind in ("activity", "seeded"):
+        if len(number) > 3:
+            random.Random(number[3]).shuffle(clauses)
         probe_began = time.process_time()
-        cubes, lemmas, spent = probe(clauses, matches, number[0], number[1])
+        active, lemmas, spent = probe(clauses, matches, number[0], number[1])
+        cubes = tiles.signs(tuple(active))
         probe_seconds = time.process_time() - probe_began if kind == "seeded" else 0.0     # as `probed` below
         (each, seconds), count = conquer(clauses + (lemmas if kind == "seeded" else []), cubes, number[2]), len(cubes)
         probed = spent if kind == "seeded" else 0        # the probe is the seeded split's work, not activity's
