@@ -189,10 +189,9 @@ def measure(n: int, split: str) -> dict[str, object]:
         ranked, lemmas, probed = probe(clauses, matches, tiles.RANKED, number[0])
         probe_seconds = time.process_time() - probe_began
         found = orbit_cubes(n, ranked, number[1])
+        top = max(abs(lit) for c in clauses + lemmas for lit in c)      # the stabilisers' lex variables go above
         for cube, stabiliser in found:
-            symmetric = HittingSet(matches, [], symmetries=stabiliser)
-            lex = lex_leader(symmetric).hard if stabiliser else []
-            top = max(abs(lit) for c in clauses + lemmas for lit in c)
+            lex = lex_leader(HittingSet(matches, [], symmetries=stabiliser)).hard
             shifted = [[lit if abs(lit) <= matches else (lit + top if lit > 0 else lit - top) for lit in c] for c in lex]
             (spent,), (took,) = conquer(clauses + lemmas + shifted, [cube], 1)
             each.append(spent)

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children
 
 PY = sys.executable
 LONG = ["enigma144", "--n", "8", "--time-limit", "40", "--threads", "1"]
@@ -29,7 +30,7 @@ def start(*args: str) -> subprocess.Popen:
 
 
 def workers(p: subprocess.Popen) -> list[int]:
-    return [int(c) for c in Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()]
+    return children(p.pid)
 
 
 def finished(p: subprocess.Popen) -> tuple[str, str]:

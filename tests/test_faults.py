@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children
 
 from workbench import tables
 from workbench.cli import main
@@ -122,16 +123,16 @@ def test_sigkill_of_the_worker_at_random_moments(tmp_path):
     kills = 0
     while p.poll() is None and kills < 3:
         try:
-            children = Path(f"/proc/{p.pid}/task/{p.pid}/children").read_text().split()
+            kids = children(p.pid)
         except FileNotFoundError:
             break
-        if not children:               # no worker yet (the parent is starting, or starts a new one)
+        if not kids:               # no worker yet (the parent is starting, or starts a new one)
             time.sleep(0.02)
             continue
         time.sleep(moments.uniform(0.0, 0.4))
-        for child in children:
+        for child in kids:
             try:
-                os.kill(int(child), signal.SIGKILL)
+                os.kill(child, signal.SIGKILL)
                 kills += 1
             except ProcessLookupError:
                 pass

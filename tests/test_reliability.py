@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
+from processes import children, running
 
 from workbench import pipeline
 from workbench.cli import main
@@ -268,16 +269,16 @@ def test_a_worker_exits_when_its_parent_is_killed():
     worker = None
     for _ in range(600):
         time.sleep(0.1)
-        children = open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()
-        if children:
-            worker = int(children[0])
+        kids = children(parent.pid)
+        if kids:
+            worker = kids[0]
             break
     assert worker is not None
     time.sleep(1.0)
     parent.kill()
     parent.wait()
     for _ in range(50):
-        if not os.path.exists(f"/proc/{worker}") or "Z" in open(f"/proc/{worker}/stat").read().split()[2]:
+        if not running(worker):
             break
         time.sleep(0.1)
     else:

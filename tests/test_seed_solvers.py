@@ -9,6 +9,7 @@ import threading
 import time
 
 import pytest
+from processes import children, descendants, running
 from test_backends import brute_linear, random_linear
 
 import workbench
@@ -70,9 +71,9 @@ def test_a_killed_worker_leaves_no_solver_running(solver):
         time.sleep(0.1)
         worker = runner._workers.get(solver)
         if worker is not None and worker.alive():
-            kids = open(f"/proc/{worker.process.pid}/task/{worker.process.pid}/children").read().split()
+            kids = children(worker.process.pid)
             if kids:
-                child = int(kids[0])
+                child = kids[0]
                 break
     assert child is not None
     time.sleep(3.0)          # lp_solve prints its first solutions within a second
@@ -85,7 +86,7 @@ def test_a_killed_worker_leaves_no_solver_running(solver):
     else:
         assert r.objective is None
     for _ in range(50):
-        if not os.path.exists(f"/proc/{child}") or "Z" in open(f"/proc/{child}/stat").read().split()[2]:
+        if not running(child):
             break
         time.sleep(0.1)
     else:
@@ -128,25 +129,6 @@ def test_versions_show_in_solvers():
     assert rows["glpk"].available and re.match(r"GLPK \d+\.\d+", rows["glpk"].version)
     assert rows["lpsolve"].available and re.match(r"lp_solve 5\.5", rows["lpsolve"].version)
 
-
-def descendants(pid: int) -> set[int]:
-    found, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            kids = [int(k) for k in open(f"/proc/{p}/task/{p}/children").read().split()]
-        except OSError:
-            continue
-        found.update(kids)
-        todo += kids
-    return found
-
-
-def running(pid: int) -> bool:
-    try:
-        return "Z" not in open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
 
 
 @pytest.mark.parametrize("solver", ["cbc", "minizinc:gecode"])

@@ -154,10 +154,9 @@ class Worker:
         return self.process.poll() is None
 
     def kill(self) -> None:
-        """The worker's whole process group, even when the worker itself has died already."""
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        """The worker's whole process group (it leads it), even when the worker itself has died already."""
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.kill()
         self.process.wait(5)
         self.conn.close()
 

@@ -158,7 +158,7 @@ def _compile(mzn: MiniZincFile, flags: list[str], time_limit: float | None
     with tempfile.TemporaryDirectory() as tmp:
         fzn, ozn = Path(tmp) / "model.fzn", Path(tmp) / "model.ozn"
         cmd = ["minizinc", "-c", *flags, *mzn.files(), "--fzn", str(fzn), "--ozn", str(ozn)]
-        out = subprocess.run(cmd, capture_output=True, text=True, timeout=time_limit)
+        out = run_whole(cmd, time_limit)
         return (out, fzn.read_text() if fzn.exists() else None, ozn.read_text() if ozn.exists() else None)
 
 
@@ -367,14 +367,15 @@ def check_minizinc(mzn: MiniZincFile, assignment: dict[str, Any]) -> Verdict:
     return verdict if verdict.ok or tolerant == exact else _check_fixed(mzn, tolerant)
 
 
-def run_whole(cmd: list[str], timeout: float) -> subprocess.CompletedProcess:
+def run_whole(cmd: list[str], timeout: float | None) -> subprocess.CompletedProcess:
     """subprocess.run, but a time-out kills what the command started too: killing the MiniZinc
-    driver alone left its fzn-gecode running (two for 40 minutes, 5 GB each)."""
+    driver alone left its fzn-gecode running (two for 40 minutes, 5 GB each). Any other exception
+    (Ctrl-C, which does not reach the command's own session) kills it too, as subprocess.run does."""
     with subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           start_new_session=True) as process:
         try:
             out, err = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        except BaseException:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise
