@@ -1,11 +1,21 @@
 """What /proc says of a test's processes: their children, all their descendants, whether one still runs."""
 from __future__ import annotations
 
+from workbench.solvers.runner import REAPER
+
 
 def children(pid: int) -> list[int]:
-    """The process's children (OSError when it is gone)."""
+    """The process's children but a worker's reaper, which each worker has (OSError when it is gone)."""
     with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return [int(c) for c in f.read().split()]
+        return [int(c) for c in f.read().split() if name(int(c)) != REAPER]
+
+
+def name(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
 
 
 def descendants(pid: int) -> set[int]:

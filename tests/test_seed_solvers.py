@@ -3,13 +3,14 @@ minizinc:scip working or saying why not. (The backend suite in test_backends.py 
 on the toy puzzle, random hitting sets, random linear models and a short time limit.)"""
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
 import time
 
 import pytest
-from processes import children, descendants, running
+from processes import children, descendants, name, running
 from test_backends import brute_linear, random_linear
 
 import workbench
@@ -162,3 +163,29 @@ def test_the_runners_kill_takes_what_the_worker_started(solver):
         for pid in started:
             os.kill(pid, 9)
         pytest.fail(f"{solver}'s processes outlived the kill")
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_command_leaves_no_solver_running(how):
+    """The command killed mid-solve (a job's time up on a cluster, say): its worker dies with it, and
+    the worker's reaper takes PuLP's cbc, which used to run on to its own limit."""
+    command = subprocess.Popen([PY, "-m", "workbench", "solve", "enigma144", "--n", "16", "--solver", "cbc",
+                                "--time-limit", "300", "--threads", "1"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started: set[int] = set()
+    for _ in range(600):
+        time.sleep(0.1)
+        started |= descendants(command.pid)
+        if "cbc" in map(name, started):
+            break
+    assert "cbc" in map(name, started), "cbc never started"
+    command.send_signal(how)
+    command.wait(10)
+    for _ in range(50):
+        if not any(map(running, started)):
+            break
+        time.sleep(0.1)
+    else:
+        for pid in started:
+            os.kill(pid, 9)
+        pytest.fail(f"{[name(p) for p in started if running(p)]} outlived the command")

@@ -64,6 +64,30 @@ def _die_with_parent(parent: int) -> None:
         os._exit(0)
 
 
+REAPER = "wb-reaper"      # the process name of each worker's reaper (tests leave it out of a worker's children)
+
+
+def _reap_group_after_me() -> None:
+    """Fork a reaper that waits, in the worker's process group, for the worker to end (its parent's
+    death, a crash, a kill of the worker alone) and then kills the group: the solvers the worker
+    started through a library (PuLP's cbc, MiniZinc's driver and solver) would otherwise run on as
+    orphans to their own limits. It holds only the read end of a pipe that the worker never writes
+    to: its read returns when the worker's end closes, that is when the worker is gone."""
+    import ctypes
+
+    watch, _ = os.pipe()            # the write end stays open, unused, for the worker's life
+    if os.fork() == 0:
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(15, REAPER.encode())            # PR_SET_NAME (Linux)
+        os.closerange(0, watch)                                     # no pipe of anyone's held open
+        os.closerange(watch + 1, os.sysconf("SC_OPEN_MAX"))
+        with contextlib.suppress(OSError):
+            os.read(watch, 1)
+            os.killpg(0, signal.SIGKILL)
+        os._exit(0)
+    os.close(watch)
+
+
 def _serve(conn: Connection) -> None:
     try:
         _answer(conn)
@@ -298,7 +322,7 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
             else:
                 result = tracker.merge(admitted(payload))
                 break
-    except (EOFError, ConnectionError, BrokenPipeError):
+    except (EOFError, OSError):    # it died, or its connection was closed by a kill from another thread
         time.sleep(0.1)
         code = None if worker is None else worker.exitcode
         if worker is not None:
@@ -321,4 +345,5 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
 
 if __name__ == "__main__":
     _die_with_parent(int(sys.argv[2]))
+    _reap_group_after_me()
     _serve(Connection(int(sys.argv[1])))
