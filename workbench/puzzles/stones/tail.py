@@ -10,7 +10,8 @@ from numba import njit
 from ...search.bits import lowest_bit
 from .moves import ERR_EDGE, HALF, MARGIN, MAXL, OFF, H, W, _keep, _limit, _put, _snapshot
 
-EXACT = 10                     # _viable plays at most this far past k (12: the same time; 6, 8, 20: slower)
+GROUP_AHEAD = 10               # a group of roots (_live_ones) is played at most this far past k: 8 to 16 the
+                               # same time, up to 2k - 1 slower; a tail board's own game (_viable) plays to 2k - 1
 
 
 @njit(cache=True)
@@ -94,7 +95,7 @@ def _bucket(st, k, cand, row):
 @njit(cache=True)
 def _viable(st, reach, k, target, cand, row):
     """Writes into cand[row] the cells of sum k from which the game can go on to place every number of
-    k..t, t = min(target, 2k - 1, k + EXACT), and returns how many: the children worth placing (0: the
+    k..t, t = min(target, 2k - 1), and returns how many: the children worth placing (0: the
     board is dead). Sound for a search that only asks whether `target` is reachable, since reaching
     it means placing all of k..t.
 
@@ -114,7 +115,7 @@ def _viable(st, reach, k, target, cand, row):
     placing the numbers (the issue 61 notes: a(4), target 39, 18.6 M positions become 2.9 M).
     """
     bn, xc = st[5], reach[1]
-    t = min(target, 2 * k - 1, k + EXACT)
+    t = min(target, 2 * k - 1)
     if t < k or bn[k] == 0:
         return _bucket(st, k, cand, row)
     good, full = _game(st, reach, k, t, None, 0)
@@ -141,7 +142,7 @@ def _live_ones(st, reach, k, target, p, ones):
     instead of one a root (`ones` when the cells passed 64)."""
     amb = reach[7]
     k1 = k + 1
-    t = min(target, 2 * k1 - 1, k1 + EXACT)
+    t = min(target, 2 * k1 - 1, k1 + GROUP_AHEAD)
     if t < k1:
         return ones
     _put(st, p, k, 1, False)
