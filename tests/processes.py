@@ -1,6 +1,10 @@
 """What /proc says of a test's processes: their children, all their descendants, whether one still runs."""
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 from workbench.solvers.runner import REAPER
 
 
@@ -37,3 +41,17 @@ def running(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except OSError:
         return False
+
+
+def outlived(pids: set[int] | list[int], seconds: float = 5.0) -> list[str]:
+    """The names of the processes still running after `seconds`, each then killed so that a
+    failing test leaves nothing behind (empty when all ended)."""
+    end = time.monotonic() + seconds
+    while any(map(running, pids)) and time.monotonic() < end:
+        time.sleep(0.1)
+    left = [name(p) or str(p) for p in pids if running(p)]
+    for p in pids:
+        if running(p):
+            os.kill(p, signal.SIGKILL)
+    return left
+

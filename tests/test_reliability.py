@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 
 import pytest
-from processes import children, running
+from processes import children, outlived
 
 from workbench import pipeline
 from workbench.cli import main
@@ -277,13 +277,7 @@ def test_a_worker_exits_when_its_parent_is_killed():
     time.sleep(1.0)
     parent.kill()
     parent.wait()
-    for _ in range(50):
-        if not running(worker):
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(worker, 9)
-        pytest.fail("the worker outlived its parent")
+    assert not outlived([worker]), "the worker outlived its parent"
     assert "Traceback" not in parent.stderr.read()
 
 

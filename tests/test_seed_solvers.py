@@ -10,7 +10,7 @@ import threading
 import time
 
 import pytest
-from processes import children, descendants, name, running
+from processes import children, descendants, name, outlived
 from test_backends import brute_linear, random_linear
 
 import workbench
@@ -86,13 +86,7 @@ def test_a_killed_worker_leaves_no_solver_running(solver):
         assert runs[0].verified and r.objective is not None and r.bound is None
     else:
         assert r.objective is None
-    for _ in range(50):
-        if not running(child):
-            break
-        time.sleep(0.1)
-    else:
-        os.kill(child, 9)
-        pytest.fail(f"{solver}'s process outlived its worker")
+    assert not outlived([child]), f"{solver}'s process outlived its worker"
 
 
 def test_glpk_reports_its_bound_at_the_limit():
@@ -155,14 +149,7 @@ def test_the_runners_kill_takes_what_the_worker_started(solver):
     worker.kill()
     solving.join(60)
     assert runs[0].result.status == Status.ERROR
-    for _ in range(50):
-        if not any(map(running, started)):
-            break
-        time.sleep(0.1)
-    else:
-        for pid in started:
-            os.kill(pid, 9)
-        pytest.fail(f"{solver}'s processes outlived the kill")
+    assert not (left := outlived(started)), f"{left} outlived the kill"
 
 
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
@@ -181,11 +168,4 @@ def test_a_killed_command_leaves_no_solver_running(how):
     assert "cbc" in map(name, started), "cbc never started"
     command.send_signal(how)
     command.wait(10)
-    for _ in range(50):
-        if not any(map(running, started)):
-            break
-        time.sleep(0.1)
-    else:
-        for pid in started:
-            os.kill(pid, 9)
-        pytest.fail(f"{[name(p) for p in started if running(p)]} outlived the command")
+    assert not (left := outlived(started)), f"{left} outlived the command"
