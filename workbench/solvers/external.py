@@ -11,7 +11,6 @@ import copy
 import math
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -25,7 +24,7 @@ from ..models.core import HittingSet, LinearModel, MaxSatModel, Model, as_linear
 from ..models.linearize import flatten
 from ..models.writers import to_pulp
 from .base import Backend, Options, Report, Result, Status, Unavailable
-from .runner import grace
+from .runner import die_with_parent, grace
 
 COLUMN = re.compile(r"^x(\d+)_")       # to_pulp names column i "x<i>_<name>"
 
@@ -122,17 +121,6 @@ def printed_number(text: str) -> float | None:
     return value if abs(value) < 1e300 else None
 
 
-def _die_with_worker() -> None:
-    """In the child, before exec: the kernel kills it when the worker dies (a killed worker leaves
-    no solver running on)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 def follow(cmd: list[str], deadline_s: float | None, on_line: Callable[[str], None],
            echo: bool = False) -> tuple[int, list[str]]:
     """Run `cmd`, handing each output line to on_line as it comes; killed `deadline_s` seconds in
@@ -140,7 +128,7 @@ def follow(cmd: list[str], deadline_s: float | None, on_line: Callable[[str], No
     import threading
 
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL, preexec_fn=_die_with_worker)
+                            stdin=subprocess.DEVNULL, preexec_fn=die_with_parent)   # dies with the worker
     timer = threading.Timer(deadline_s, proc.kill) if deadline_s is not None else None
     if timer:
         timer.daemon = True

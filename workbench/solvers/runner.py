@@ -50,17 +50,18 @@ def answer(solver: Backend, model: Any, options: Options, question: Question, re
     return solver.solve(model, options, report)
 
 
-def _die_with_parent(parent: int) -> None:
-    """A worker whose parent is gone has no one to report to: the kernel kills it with its parent
-    (Linux), and it exits at once if the parent died before this point. (The kernel acts when the
-    parent's thread that started the worker ends; a later run then starts a fresh worker.)"""
+def die_with_parent(parent: int | None = None) -> None:
+    """The kernel kills this process with its parent (Linux): a worker whose parent is gone has no
+    one to report to, a solver command whose worker is gone no one to read it. With `parent`, it
+    exits at once if that parent died before this point. (The kernel acts when the parent's thread
+    that started the process ends; a later run then starts a fresh worker.)"""
     try:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)     # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
-    if os.getppid() != parent:
+    if parent is not None and os.getppid() != parent:
         os._exit(0)
 
 
@@ -344,6 +345,6 @@ def run(name: str, model: Any, options: Options, question: Question = OPTIMISE) 
 
 
 if __name__ == "__main__":
-    _die_with_parent(int(sys.argv[2]))
+    die_with_parent(int(sys.argv[2]))
     _reap_group_after_me()
     _serve(Connection(int(sys.argv[1])))
