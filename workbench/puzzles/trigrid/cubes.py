@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
+import threading
 import time
 from collections import Counter
 from dataclasses import replace
@@ -395,6 +396,10 @@ def solve(n: int | None, params: Any, options: Options, report: Progress,
     return search(n, tuple(params.shapes), settings, report)
 
 
+_FORMULAS = threading.Lock()    # python-sat's formulas share one variable pool per class (Formula._vpool):
+                                # two threads building a CNF at once broke it ("list modified during sort")
+
+
 def certificate(clauses: list[list[int]]) -> dict[str, Any]:
     """CaDiCaL's refutation of `clauses`, checked by the LRAT checker (lrat.py) against
     exactly these clauses, whose DIMACS text's hash it keeps with the proof's size."""
@@ -402,7 +407,8 @@ def certificate(clauses: list[list[int]]) -> dict[str, Any]:
 
     from ...certify import check_refutation, refutation
 
-    dimacs = CNF(from_clauses=clauses).to_dimacs()
+    with _FORMULAS:
+        dimacs = CNF(from_clauses=clauses).to_dimacs()
     cnf_sha256 = hashlib.sha256(dimacs.encode()).hexdigest()
     began = time.perf_counter()
     refuted = refutation(clauses)
