@@ -24,11 +24,13 @@ def plain_optimal_boards(n: int) -> tuple[int, set[Cells]]:
     """a(n) and its boards up to symmetry, by a plain recursion that shares nothing with the kernel:
     number k goes on an empty cell whose sum, with the j new ones put around it (j <= ones left),
     is k; a new one never touches a number >= 2 (it would have changed that number's sum). For
-    n <= 3 every number after the 2 touches the board (a separate start needs k >= 3 new ones)."""
+    n <= 3 every number after the 2 touches the board (a separate start needs k >= 3 new ones). The 2
+    and its ones are tried once a shape up to symmetry: every board has an image that starts so."""
     board: dict[tuple[int, int], int] = {}
     sums: Counter[tuple[int, int]] = Counter()
     big: Counter[tuple[int, int]] = Counter()          # neighbours of value >= 2
     best, boards = 0, set()
+    starts: set[Cells] = set()
 
     def put(cell: tuple[int, int], v: int, sign: int) -> None:
         if sign > 0:
@@ -52,6 +54,11 @@ def plain_optimal_boards(n: int) -> tuple[int, set[Cells]]:
                 continue
             free = [q for q in ((cell[0] + dr, cell[1] + dc) for dr, dc in NEAR) if q not in board and not big[q]]
             for new in combinations(free, need):
+                if k == 2:
+                    start = tuple(map(tuple, canonical([[0, 0, 2], *([r, c, 1] for r, c in new)])))
+                    if start in starts:
+                        continue
+                    starts.add(start)
                 for q in new:
                     put(q, 1, 1)
                 put(cell, k, 1)
