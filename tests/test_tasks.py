@@ -182,13 +182,27 @@ def test_journals_names_a_damaged_journal_and_exits_2(tmp_path, capsys):
     assert run(divided_split(), Settings(threads=2, runs=tmp_path, fresh=True)).best == 19997
 
 
-def test_a_journal_times_each_task_on_its_worker_not_in_the_window(tmp_path):
-    """Tasks of 0.2 s on 2 threads wait in a window of 8 before they start: the journal's seconds
-    are each task's own (about 0.2 s, not the 0.8 s a task spends between its handing out and its
-    end), and `journals` gives the recent pace from the finishing times."""
-    run(split(0.2), Settings(threads=2, time_limit=1.5, runs=tmp_path))
+def working(task: tuple[int, int, float], stop_at: float) -> Outcome:
+    """primes_in, then `pause` seconds of work (CPU time of this thread) and as long asleep."""
+    lo, hi, pause = task
+    out = primes_in((lo, hi, 0.0), stop_at)
+    began = time.thread_time()
+    while time.thread_time() - began < pause:
+        pass
+    time.sleep(pause)
+    return out
+
+
+def test_a_journal_times_each_task_by_its_own_work_not_its_wait(tmp_path):
+    """Tasks of 0.1 s of work and 0.1 s asleep, on 2 threads that share one GIL, wait in a window
+    of 8 before they start: the journal's seconds are each task's own CPU time (about 0.1 s), not
+    the 0.2 s or more from its start to its end, nor its wait in the window, and `journals` gives
+    the recent pace from the finishing times. (So a run stopped for a measurement, or sharing its
+    cores, does not swell the task-hours its projections are made from.)"""
+    work = Split("primes", {"top": 20000}, ranges(20000, 250, 0.1), working, maximise=True, codec=PRIMES)
+    run(work, Settings(threads=2, time_limit=1.5, runs=tmp_path))
     seconds = [row["seconds"] for row in task_rows(next(tmp_path.glob("*.sqlite")))]
-    assert len(seconds) >= 4 and all(0.19 < s < 0.5 for s in seconds), seconds
+    assert len(seconds) >= 4 and all(0.095 < s < 0.18 for s in seconds), seconds
     assert _pace(["2026-11-27T10:00:00", "2026-11-27T10:20:00", "2026-11-27T10:30:00"]) == 4.0
     assert _pace(["2026-11-27T10:00:00"]) is None
 

@@ -14,10 +14,12 @@ WINDOW = 4                  # tasks in flight per worker
 
 
 def timed(kernel: Callable[..., R], *args: Any) -> tuple[R, float]:
-    """The kernel's outcome and the seconds it ran on its worker: a journal's task-seconds, which
-    leave out the time a task waited in the window (4 a worker) before it started."""
-    began = time.monotonic()
-    return kernel(*args), time.monotonic() - began
+    """The kernel's outcome and the CPU seconds of the worker thread that ran it: a journal's
+    task-seconds. CPU time, not the clock: a task that waited in the window, shared its core with
+    another process or lay in a stopped run (a pause for a measurement) would otherwise count
+    that time as its own, and the projections made from the journal with it."""
+    began = time.thread_time()
+    return kernel(*args), time.thread_time() - began
 
 
 @dataclass(frozen=True)
