@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from task_toys import PRIMES, capped_primes_in, primes_in, ranges
 
-from workbench.search.journal import _pace
+from workbench.search.journal import RECENT, JournalState, Pace, Row, _pace
 from workbench.search.outcome import Outcome
 from workbench.search.tasks import (
     Job,
@@ -196,25 +196,45 @@ def working(task: tuple[int, int, float], stop_at: float) -> Outcome:
 def test_a_journal_times_each_task_by_its_own_work_not_its_wait(tmp_path):
     """Tasks of 0.1 s of work and 0.1 s asleep, on 2 threads that share one GIL, wait in a window
     of 8 before they start: the journal's seconds are each task's own CPU time (about 0.1 s), not
-    the 0.2 s or more from its start to its end, nor its wait in the window, and `journals` gives
-    the recent pace from the finishing times. (So a run stopped for a measurement, or sharing its
-    cores, does not swell the task-hours its projections are made from.)"""
+    the 0.2 s or more from its start to its end, nor its wait in the window. (So a run stopped for
+    a measurement, or sharing its cores, does not swell the task-hours its projections are made from.)"""
     work = Split("primes", {"top": 20000}, ranges(20000, 250, 0.1), working, maximise=True, codec=PRIMES)
     run(work, Settings(threads=2, time_limit=1.5, runs=tmp_path))
     seconds = [row["seconds"] for row in task_rows(next(tmp_path.glob("*.sqlite")))]
     assert len(seconds) >= 4 and all(0.095 < s < 0.18 for s in seconds), seconds
-    assert _pace(["2026-11-27T10:00:00", "2026-11-27T10:20:00", "2026-11-27T10:30:00"]) == 4.0
-    assert _pace(["2026-11-27T10:00:00"]) is None
 
 
-def test_the_recent_pace_leaves_out_the_hours_a_run_lay_still():
-    """Tasks a minute apart, with the run stopped 5 h in the middle of the latest 20: 60 an hour
-    (the whole span would say 3.7), as a minute apart is (one pause counts as one typical gap)."""
+def finished_row(task: int, end: datetime, seconds: float, positions: int) -> Row:
+    return Row(task, Outcome(positions=positions), {}, seconds, None, end.isoformat(), "c0ffee", "here")
+
+
+def test_the_recent_pace_is_the_tasks_own_speed_and_how_many_ran_at_once():
+    """Two workers, each finishing a 60 s task of 6,000 positions a minute, the run stopped 5 h
+    halfway through the latest RECENT tasks: 100 positions a task-second and 2 tasks at once (the
+    whole span would say 0.2), whatever the rows before them were timed by; one task at a time, 1."""
     start = datetime(2026, 11, 28, 1, 0)
-    minutes = [*range(10), *range(300 + 10, 300 + 20)]
-    finished = [(start + timedelta(minutes=m)).isoformat() for m in minutes]
-    assert _pace(finished) == 60.0
-    assert _pace(finished[:10]) == 60.0
+    half = RECENT // 4
+    minutes = [*range(1, half + 1), *range(300 + half + 1, 300 + 2 * half + 1)]
+    rows = [finished_row(2 * i + w, start + timedelta(minutes=m, seconds=w), 60, 6000)
+            for i, m in enumerate(minutes) for w in (0, 1)]
+    old = [finished_row(RECENT + i, start - timedelta(hours=1, minutes=i), 600, 6000) for i in range(RECENT)]
+    for pace in (_pace(rows), _pace(rows + old)):
+        assert pace.rate == 100.0 and pace.workers == pytest.approx(2.0, abs=0.01)
+    assert _pace(rows[::2]).workers == 1.0
+    assert _pace(rows[:1]) == Pace(100.0, None)
+
+
+def test_journals_projects_the_work_left_from_the_positions_at_the_recent_speed(tmp_path):
+    """Rows made on a machine (or code) ten times slower count for their positions, not their time:
+    half the tasks done, the other half's positions go at the recent rows' speed, on their workers."""
+    start = datetime(2026, 11, 28, 1, 0)
+    slow = [finished_row(i, start + timedelta(minutes=i), 600, 6000) for i in range(RECENT)]
+    fast = [finished_row(RECENT + i, start + timedelta(hours=30, minutes=i), 60, 6000) for i in range(RECENT)]
+    rows = slow + fast
+    state = JournalState(tmp_path, {"tasks": 4 * RECENT}, len(rows), 0, 6000 * len(rows), None,
+                         sum(r.seconds for r in rows), None, False, _pace(rows))
+    assert state.seconds_left == pytest.approx(2 * RECENT * 60)
+    assert state.hours_left == pytest.approx(2 * RECENT * 60 / 3600)
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

@@ -23,7 +23,7 @@ from .errors import WorkbenchError
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
-from .search.journal import Unreadable
+from .search.journal import RECENT, JournalState, Unreadable
 from .search.tasks import cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, available_solvers, backend_class, known
 from .solvers.base import Options
@@ -517,6 +517,17 @@ def cmd_report(args) -> int:
     return 0
 
 
+def _left(st: JournalState, seconds: float) -> str:
+    """The work a journal has left, and what its estimate rests on."""
+    pace = st.pace
+    said = (f"about {seconds / 3600:,.2f} task-hours at the latest {RECENT} tasks' {pace.rate:,.0f} positions "
+            "a task-second and the mean positions a task so far" if pace.rate else
+            f"about {seconds / 3600:,.2f} task-hours at the mean so far")
+    if st.hours_left is not None and pace.workers is not None:
+        said += f"; {st.hours_left:,.1f} h with {pace.workers:.1f} tasks at once, as lately"
+    return said
+
+
 def cmd_journals(args) -> int:
     folder = Path(args.dir) if args.dir else journals()
     if not folder.is_dir():
@@ -538,9 +549,7 @@ def cmd_journals(args) -> int:
                          f"  {st.key.get('search')}  {what}\n"
                          f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
                          f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
-                         + ("" if left is None else f"; {left / 3600:.2f} task-hours left at the mean so far")
-                         + ("" if st.hours_left is None else
-                            f"\n  recent pace {st.pace:,.1f} tasks an hour: about {st.hours_left:.1f} h left at it")
+                         + ("" if left is None else f"\n  left: {_left(st, left)}")
                          + (f"\n  last task finished {st.last}" if st.last else "")
                          + (f"\n  {st.foreign} tasks written elsewhere: a resume here searches a sample of them "
                             "again first" if st.foreign else "")), soft_wrap=False)

@@ -28,7 +28,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,8 +40,7 @@ from .outcome import Outcome
 FORMAT = 2                  # PRAGMA user_version of a journal in this format (pickles were format 0)
 KEY_FILE = "WORKBENCH_JOURNAL_KEY"    # environment variable: another file for this machine's key
 SAMPLE, AT_LEAST = 0.01, 5  # rows from elsewhere searched again before the rest are trusted
-RECENT = 20                 # finished tasks `journals` takes a run's recent pace over
-PAUSE = 10                  # a gap between finishing tasks this many typical ones long is a pause
+RECENT = 1000               # finished tasks `journals` takes a run's recent pace over
 UNREADABLE = (sqlite3.DatabaseError, ValueError, TypeError, KeyError, RecursionError)
 _log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
@@ -462,6 +461,15 @@ def journal_log() -> Iterator[JournalLog]:
 
 
 @dataclass(frozen=True)
+class Pace:
+    """How a run went over its latest RECENT finished tasks: the machine and code it runs on now,
+    whatever the rows before them were timed on."""
+
+    rate: float | None          # positions a task-second (None: the search counts none)
+    workers: float | None       # tasks at once: their task-seconds a second of the time any ran
+
+
+@dataclass(frozen=True)
 class JournalState:
     """Where one journaled search stands, read without disturbing a run that may be writing it."""
 
@@ -474,7 +482,7 @@ class JournalState:
     task_seconds: float
     last: str | None            # when the latest task finished
     running: bool               # a run holds the journal now
-    pace: float | None          # tasks an hour of wall time, over the latest RECENT finished (None: too few)
+    pace: Pace
     foreign: int = 0            # finished tasks written elsewhere, not yet re-checked here
 
     @property
@@ -483,13 +491,20 @@ class JournalState:
 
     @property
     def seconds_left(self) -> float | None:
-        """Task-seconds still to go at the mean pace so far (tasks are shuffled, so the mean is fair)."""
-        return self.task_seconds / self.done * (self.total - self.done) if self.done else None
+        """Task-seconds still to go: the positions left at the mean a task so far (tasks are shuffled,
+        so the mean is fair) at the recent positions a task-second, else the mean task-seconds. The
+        positions are exact wherever a row was made; its seconds are those of its machine and code."""
+        if not self.done:
+            return None
+        if self.pace.rate:
+            return self.positions / self.done * (self.total - self.done) / self.pace.rate
+        return self.task_seconds / self.done * (self.total - self.done)
 
     @property
     def hours_left(self) -> float | None:
-        """Wall-clock hours still to go at the recent pace (as many workers as then)."""
-        return (self.total - self.done) / self.pace if self.pace else None
+        """Wall-clock hours still to go with as many tasks at once as lately."""
+        left = self.seconds_left
+        return None if left is None or not self.pace.workers else left / self.pace.workers / 3600
 
 
 @dataclass(frozen=True)
@@ -500,19 +515,25 @@ class Unreadable:
     why: str
 
 
-def _pace(finished: list[str]) -> float | None:
-    """Tasks an hour over the latest RECENT finishing times (ISO, to the second). A gap of more than
-    PAUSE typical ones (the median, at least a second) is a pause, the run stopped or moved, and
-    counts as a typical gap: a resumed run's pace is its own, not diluted by the hours it lay still."""
-    from statistics import median
-
-    latest = sorted(datetime.fromisoformat(t).timestamp() for t in finished)[-RECENT:]
-    gaps = [later - earlier for earlier, later in zip(latest, latest[1:])]
-    if not gaps:
-        return None
-    typical = max(median(gaps), 1.0)
-    span = sum(gap if gap <= PAUSE * typical else typical for gap in gaps)
-    return 3600 * len(gaps) / span if span > 0 else None
+def _pace(rows: Iterable[Row]) -> Pace:
+    """The pace of the latest RECENT rows. Each task ran over its `seconds` before it finished; cut
+    to the window from the first of them to finish to the last, those spans give the time any task
+    ran (a run stopped, or moved between machines, lay still outside them) and how many ran at once
+    within it. A task still running counts nothing yet, so `workers` errs low."""
+    latest = sorted(rows, key=lambda row: row.finished)[-RECENT:]
+    seconds = sum(row.seconds for row in latest)
+    positions = sum(row.outcome.positions for row in latest)
+    rate = positions / seconds if positions and seconds > 0 else None
+    if len(latest) < 2:
+        return Pace(rate, None)
+    ends = [datetime.fromisoformat(row.finished).timestamp() for row in latest]
+    spans = sorted((max(end - row.seconds, ends[0]), end) for row, end in zip(latest, ends))
+    busy, reached = 0.0, ends[0]
+    for start, end in spans:
+        busy += max(0.0, end - max(start, reached))
+        reached = max(reached, end)
+    work = sum(end - start for start, end in spans)
+    return Pace(rate, work / busy if busy > 0 else None)
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
@@ -548,7 +569,7 @@ def _state(path: Path, secret: bytes) -> JournalState:
     finished = [row.finished for row in rows]
     return JournalState(path, key, len(rows), len(ledger.parts), total.positions, total.best,
                         sum(row.seconds for row in rows), max(finished, default=None), _running(path),
-                        _pace(finished), len(ledger.foreign))
+                        _pace(rows), len(ledger.foreign))
 
 
 def survey(folder: Path) -> list[JournalState | Unreadable]:
