@@ -35,6 +35,7 @@ from workbench.search.tasks import (
     survey,
     window,
 )
+from workbench.search.tasks.progress import TaskProgress
 
 HERE = Path(__file__).resolve().parent
 
@@ -235,6 +236,16 @@ def test_journals_projects_the_work_left_from_the_positions_at_the_recent_speed(
                          sum(r.seconds for r in rows), None, False, _pace(rows))
     assert state.seconds_left == pytest.approx(2 * RECENT * 60)
     assert state.hours_left == pytest.approx(2 * RECENT * 60 / 3600)
+
+
+def test_a_resumed_runs_time_left_is_the_mean_task_of_every_run_at_its_own_speed():
+    """100 tasks done before, of 10,000 positions each; this run's first task, 1,000 positions in
+    10 s: the 99 left take about 99 x 9,911 / 100 s (its own count of one task would say 990 s)."""
+    progress = TaskProgress(200, 100, quiet=True, positions=100 * 10_000)
+    progress.update(Outcome(positions=1_000), Outcome())
+    progress.started -= 10
+    seconds = float(progress.eta().split()[1].replace(",", ""))
+    assert seconds == pytest.approx(99 * 1_001_000 / 101 / 100, rel=0.01)
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

@@ -14,11 +14,11 @@ class TaskProgress:
     """A rich bar on a terminal (tasks, positions per second, best so far, ETA); elsewhere a line
     every few seconds; nothing with `quiet`."""
 
-    def __init__(self, tasks: int, done: int, quiet: bool, stream: TextIO | None = None) -> None:
+    def __init__(self, tasks: int, done: int, quiet: bool, stream: TextIO | None = None, positions: int = 0) -> None:
         self.stream = stream or sys.stderr
         self.quiet, self.tasks, self.done, self.resumed = quiet, tasks, done, done
         self.started = self.last = time.monotonic()
-        self.positions = 0
+        self.positions, self.earlier = 0, positions     # this run's, and those of the tasks done before it
         self.bar = None
         if not quiet and self.stream.isatty():
             from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
@@ -48,9 +48,15 @@ class TaskProgress:
             print(f"tasks {self.done}/{self.tasks}, {rate}, best {best}, {self.eta()}", file=self.stream, flush=True)
 
     def eta(self) -> str:
-        """The time left at this run's pace so far (the tasks handed back make it grow)."""
-        pace = (time.monotonic() - self.started) / max(1, self.done - self.resumed)
-        return f"about {pace * (self.tasks - self.done):,.0f} s left"
+        """The time left at this run's pace so far (the tasks handed back make it grow): the mean
+        positions of every task done, this run's and earlier runs' (steadier than a resumed run's
+        own few when their sizes are heavy-tailed), at this run's positions a second."""
+        elapsed = time.monotonic() - self.started
+        if self.positions and self.done:
+            seconds = (self.earlier + self.positions) / self.done * (self.tasks - self.done) / self.positions * elapsed
+        else:
+            seconds = elapsed / max(1, self.done - self.resumed) * (self.tasks - self.done)
+        return f"about {seconds:,.0f} s left"
 
     def close(self) -> None:
         if self.bar is not None:

@@ -82,7 +82,8 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
                               f"runs ({sum(row.seconds for row in done.values()):,.0f} task-seconds"
                               + (f"; {imported} of them imported from elsewhere" if imported and not notes else "")
                               + ")", *notes]
-            progress = TaskProgress(len(work), len(done), settings.quiet)
+            progress = TaskProgress(len(work), len(done), settings.quiet,
+                                    positions=sum(row.outcome.positions for row in done.values()))
             total, left = _drain(split, work, pool, workers, [i for i in range(len(work)) if i not in done],
                                  stop_at, total, journal, progress, on_better)
         progress.close()
