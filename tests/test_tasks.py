@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 from task_toys import PRIMES, capped_primes_in, primes_in, ranges
 
-from workbench.search.journal import RECENT, JournalState, Pace, Row, _pace
+from workbench.search.journal import Row
 from workbench.search.outcome import Outcome
+from workbench.search.survey import RECENT, JournalState, Pace, _pace
 from workbench.search.tasks import (
     Job,
     Journal,

@@ -23,7 +23,7 @@ from .errors import WorkbenchError
 from .models.core import Count, Optimise
 from .puzzles import available, get
 from .puzzles.base import BadInput, Puzzle, PuzzleOption
-from .search.journal import RECENT, JournalState, Unreadable
+from .search.survey import Unreadable
 from .search.tasks import cluster_address, code_version, copy_journal, journals, survey
 from .solvers import BACKENDS, available_solvers, backend_class, known
 from .solvers.base import Options
@@ -517,17 +517,6 @@ def cmd_report(args) -> int:
     return 0
 
 
-def _left(st: JournalState, seconds: float) -> str:
-    """The work a journal has left, and what its estimate rests on."""
-    pace = st.pace
-    said = (f"about {seconds / 3600:,.2f} task-hours at the latest {RECENT} tasks' {pace.rate:,.0f} positions "
-            "a task-second and the mean positions a task so far" if pace.rate else
-            f"about {seconds / 3600:,.2f} task-hours at the mean so far")
-    if st.hours_left is not None and pace.workers is not None:
-        said += f"; {st.hours_left:,.1f} h with {pace.workers:.1f} tasks at once, as lately"
-    return said
-
-
 def cmd_journals(args) -> int:
     folder = Path(args.dir) if args.dir else journals()
     if not folder.is_dir():
@@ -544,12 +533,11 @@ def cmd_journals(args) -> int:
             continue
         what = "  ".join(f"{k} {json.dumps(v)}" for k, v in st.key.items()
                          if k not in ("search", "tasks", "code", "maximise"))
-        left = st.seconds_left
         out.print(f"[bold]{escape(st.path.name)}[/]" + escape(f" ({'a run holds it' if st.running else 'idle'})\n"
                          f"  {st.key.get('search')}  {what}\n"
                          f"  {st.done} of {st.total} tasks done, {st.positions:,} positions, best "
                          f"{'-' if st.best is None else st.best}, {st.task_seconds / 3600:.2f} task-hours"
-                         + ("" if left is None else f"\n  left: {_left(st, left)}")
+                         + ("" if st.seconds_left is None else f"\n  left: {st.left()}")
                          + (f"\n  last task finished {st.last}" if st.last else "")
                          + (f"\n  {st.foreign} tasks written elsewhere: a resume here searches a sample of them "
                             "again first" if st.foreign else "")), soft_wrap=False)

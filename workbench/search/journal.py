@@ -28,7 +28,7 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,7 +40,6 @@ from .outcome import Outcome
 FORMAT = 2                  # PRAGMA user_version of a journal in this format (pickles were format 0)
 KEY_FILE = "WORKBENCH_JOURNAL_KEY"    # environment variable: another file for this machine's key
 SAMPLE, AT_LEAST = 0.01, 5  # rows from elsewhere searched again before the rest are trusted
-RECENT = 1000               # finished tasks `journals` takes a run's recent pace over
 UNREADABLE = (sqlite3.DatabaseError, ValueError, TypeError, KeyError, RecursionError)
 _log: contextvars.ContextVar[JournalLog | None] = contextvars.ContextVar("journal log", default=None)
 
@@ -458,153 +457,3 @@ def journal_log() -> Iterator[JournalLog]:
         yield log
     finally:
         _log.reset(token)
-
-
-@dataclass(frozen=True)
-class Pace:
-    """How a run went over its latest RECENT finished tasks: the machine and code it runs on now,
-    whatever the rows before them were timed on."""
-
-    rate: float | None          # positions a task-second (None: the search counts none)
-    workers: float | None       # tasks at once: their task-seconds a second of the time any ran
-
-
-@dataclass(frozen=True)
-class JournalState:
-    """Where one journaled search stands, read without disturbing a run that may be writing it."""
-
-    path: Path
-    key: dict[str, Any]
-    done: int                   # tasks finished
-    parts: int                  # tasks handed back by others (they join the total)
-    positions: int              # of the finished tasks (the split before them is not journaled)
-    best: int | None            # the best value the finished tasks found
-    task_seconds: float
-    last: str | None            # when the latest task finished
-    running: bool               # a run holds the journal now
-    pace: Pace
-    foreign: int = 0            # finished tasks written elsewhere, not yet re-checked here
-
-    @property
-    def total(self) -> int:
-        return int(self.key["tasks"]) + self.parts
-
-    @property
-    def seconds_left(self) -> float | None:
-        """Task-seconds still to go: the positions left at the mean a task so far (tasks are shuffled,
-        so the mean is fair) at the recent positions a task-second, else the mean task-seconds. The
-        positions are exact wherever a row was made; its seconds are those of its machine and code."""
-        if not self.done:
-            return None
-        if self.pace.rate:
-            return self.positions / self.done * (self.total - self.done) / self.pace.rate
-        return self.task_seconds / self.done * (self.total - self.done)
-
-    @property
-    def hours_left(self) -> float | None:
-        """Wall-clock hours still to go with as many tasks at once as lately."""
-        left = self.seconds_left
-        return None if left is None or not self.pace.workers else left / self.pace.workers / 3600
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """A journal `journals` lists as one line: why it cannot be read."""
-
-    path: Path
-    why: str
-
-
-def _pace(rows: Iterable[Row]) -> Pace:
-    """The pace of the latest RECENT rows. Each task ran over its `seconds` before it finished; cut
-    to the window from the first of them to finish to the last, those spans give the time any task
-    ran (a run stopped, or moved between machines, lay still outside them) and how many ran at once
-    within it. A task still running counts nothing yet, so `workers` errs low."""
-    latest = sorted(rows, key=lambda row: row.finished)[-RECENT:]
-    seconds = sum(row.seconds for row in latest)
-    positions = sum(row.outcome.positions for row in latest)
-    rate = positions / seconds if positions and seconds > 0 else None
-    if len(latest) < 2:
-        return Pace(rate, None)
-    ends = [datetime.fromisoformat(row.finished).timestamp() for row in latest]
-    spans = sorted((max(end - row.seconds, ends[0]), end) for row, end in zip(latest, ends))
-    busy, reached = 0.0, ends[0]
-    for start, end in spans:
-        busy += max(0.0, end - max(start, reached))
-        reached = max(reached, end)
-    work = sum(end - start for start, end in spans)
-    return Pace(rate, work / busy if busy > 0 else None)
-
-
-def _read_only(path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-
-
-def _running(path: Path) -> bool:
-    """Whether a run holds the journal's lock (tried and let go at once)."""
-    lock = path.with_suffix(".lock")
-    if not lock.exists():
-        return False
-    with open(lock) as f:
-        try:
-            fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return True
-        fcntl.flock(f, fcntl.LOCK_UN)
-    return False
-
-
-def _state(path: Path, secret: bytes) -> JournalState:
-    """One journal's state, its rows checked as a resume checks them (but for the checker, which
-    needs the search's own codec)."""
-    with contextlib.closing(_read_only(path)) as db:
-        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT or "tasks" in tables:
-            raise _older(path)
-        (key_text,) = db.execute("SELECT key FROM search").fetchone()
-        ledger = read_rows(db, key_text, PLAIN, secret)
-    key = json.loads(key_text)
-    rows = list(ledger.rows.values())
-    total = Outcome.reduce((row.outcome for row in rows), bool(key.get("maximise", False)))
-    finished = [row.finished for row in rows]
-    return JournalState(path, key, len(rows), len(ledger.parts), total.positions, total.best,
-                        sum(row.seconds for row in rows), max(finished, default=None), _running(path),
-                        _pace(rows), len(ledger.foreign))
-
-
-def survey(folder: Path) -> list[JournalState | Unreadable]:
-    """The journals in `folder`, each with its key and how far its run got; one that cannot be read
-    (damaged, edited, an older format) as an Unreadable saying why."""
-    states: list[JournalState | Unreadable] = []
-    secret = journal_key()
-    for path in sorted(folder.glob("*.sqlite")):
-        try:
-            states.append(_state(path, secret))
-        except JournalBroken as e:
-            states.append(Unreadable(path, str(e)))
-        except UNREADABLE as e:
-            states.append(Unreadable(path, str(broken(path, e))))
-    return states
-
-
-def copy_journal(path: Path, folder: Path) -> Path:
-    """A consistent copy of a journal into `folder` under its own name (SQLite's online backup, so
-    a run may go on writing it meanwhile): how a long run is carried to another machine, or kept
-    past the end of the disk it runs on. The copy resumes like the original, and reading it leaves
-    no -wal or -shm file beside it."""
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / path.name
-    if target.resolve() == path.resolve():
-        raise ValueError(f"{path} would be copied onto itself")
-    if _running(target):
-        raise JournalBusy(f"a run is using {target}; stop it before copying over it")
-    for suffix in ("", "-wal", "-shm"):
-        Path(f"{target}{suffix}").unlink(missing_ok=True)
-    source, copy = _read_only(path), sqlite3.connect(target)
-    try:
-        source.backup(copy)
-        copy.execute("PRAGMA journal_mode=DELETE")    # one self-contained file; a run sets WAL again
-    finally:
-        source.close()
-        copy.close()
-    return target

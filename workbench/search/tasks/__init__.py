@@ -17,7 +17,8 @@ journal, not Dask, is the record of what is done.
 
 One concept a module: split (a search cut into tasks, run and reduced), window (the loop that keeps
 workers busy), executor (threads or Dask), settings (how a run goes, from a native run's Options),
-progress (what it shows), address (--cluster); the journal is search/journal.py.
+progress (what it shows), address (--cluster); the journal is search/journal.py, what `journals` reads of
+it search/survey.py.
 """
 from __future__ import annotations
 
@@ -26,10 +27,10 @@ from ..journal import Journal as Journal
 from ..journal import JournalBroken as JournalBroken
 from ..journal import JournalBusy as JournalBusy
 from ..journal import JournalLog as JournalLog
-from ..journal import copy_journal as copy_journal
 from ..journal import journal_log as journal_log
 from ..journal import remove_finished as remove_finished
-from ..journal import survey as survey
+from ..survey import copy_journal as copy_journal
+from ..survey import survey as survey
 from .address import cluster_address as cluster_address
 from .executor import executor as executor
 from .executor import fan_out as fan_out
