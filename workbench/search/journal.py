@@ -48,7 +48,7 @@ def broken(path: Path, why: object) -> JournalBroken:
     return JournalBroken(f"the journal {path} cannot be read ({why}); rerun with --fresh to start over")
 
 
-def _older(path: Path) -> JournalBroken:
+def older(path: Path) -> JournalBroken:
     return JournalBroken(f"the journal {path} was written by an older workbench (its format is not read); "
                          "rerun with --fresh to start over")
 
@@ -348,7 +348,7 @@ class Journal:
         tables = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if tables and (self.db.execute("PRAGMA user_version").fetchone()[0] != FORMAT or "tasks" in tables):
             self.db.close()
-            raise _older(self.path)
+            raise older(self.path)
         if not tables:
             self.db.execute(f"PRAGMA user_version = {FORMAT}")
             self.db.execute("CREATE TABLE search (key TEXT NOT NULL)")

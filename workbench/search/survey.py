@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JournalBroken, JournalBusy
-from .journal import FORMAT, PLAIN, UNREADABLE, Row, _older, broken, journal_key, read_rows
+from .journal import FORMAT, PLAIN, UNREADABLE, Row, broken, journal_key, older, read_rows
 from .outcome import Outcome
 
 RECENT = 1000               # finished tasks `journals` takes a run's recent pace over
@@ -130,7 +130,7 @@ def _state(path: Path, secret: bytes) -> JournalState:
     with contextlib.closing(_read_only(path)) as db:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if db.execute("PRAGMA user_version").fetchone()[0] != FORMAT or "tasks" in tables:
-            raise _older(path)
+            raise older(path)
         (key_text,) = db.execute("SELECT key FROM search").fetchone()
         ledger = read_rows(db, key_text, PLAIN, secret)
     key = json.loads(key_text)
