@@ -6,7 +6,9 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import math
 import sqlite3
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,6 +46,7 @@ class JournalState:
     running: bool               # a run holds the journal now
     pace: Pace
     foreign: int = 0            # finished tasks written elsewhere, not yet re-checked here
+    spread: float = 0.0         # the standard deviation of a finished task's positions
 
     @property
     def total(self) -> int:
@@ -61,6 +64,18 @@ class JournalState:
         return self.task_seconds / self.done * (self.total - self.done)
 
     @property
+    def margin(self) -> float | None:
+        """Two standard errors of seconds_left, for the positions: the tasks done are a sample drawn
+        without replacement, and the positions left are the whole's estimate (total x the sample's
+        mean) less the known part, so they share its error. With heavy-tailed tasks the spread is
+        the few largest. Not covered: the speed (the recent rows'), and the parts a task cut at its
+        cap hands back, counted as mean tasks though they are the rest of heavy ones."""
+        if self.done < 2 or not self.pace.rate:
+            return None
+        unseen = max(0.0, 1 - self.done / self.total)
+        return 2 * self.spread * math.sqrt(unseen / self.done) * self.total / self.pace.rate
+
+    @property
     def hours_left(self) -> float | None:
         """Wall-clock hours still to go with as many tasks at once as lately."""
         left = self.seconds_left
@@ -69,7 +84,8 @@ class JournalState:
     def left(self) -> str:
         """The work left in words, with what the estimate rests on."""
         seconds, pace = self.seconds_left or 0.0, self.pace
-        said = (f"about {seconds / 3600:,.2f} task-hours at the latest {RECENT} tasks' {pace.rate:,.0f} "
+        plus = "" if self.margin is None else f" (± {self.margin / 3600:,.2f} at two standard errors)"
+        said = (f"about {seconds / 3600:,.2f} task-hours{plus} at the latest {RECENT} tasks' {pace.rate:,.0f} "
                 "positions a task-second and the mean positions a task so far" if pace.rate else
                 f"about {seconds / 3600:,.2f} task-hours at the mean so far")
         if self.hours_left is not None and pace.workers is not None:
@@ -137,9 +153,10 @@ def _state(path: Path, secret: bytes) -> JournalState:
     rows = list(ledger.rows.values())
     total = Outcome.reduce((row.outcome for row in rows), bool(key.get("maximise", False)))
     finished = [row.finished for row in rows]
+    spread = statistics.stdev(row.outcome.positions for row in rows) if len(rows) > 1 else 0.0
     return JournalState(path, key, len(rows), len(ledger.parts), total.positions, total.best,
                         sum(row.seconds for row in rows), max(finished, default=None), _running(path),
-                        _pace(rows), len(ledger.foreign))
+                        _pace(rows), len(ledger.foreign), spread)
 
 
 def survey(folder: Path) -> list[JournalState | Unreadable]:
