@@ -131,6 +131,17 @@ def test_a_time_limit_leaves_an_honest_partial_outcome_and_a_resumable_journal(t
     assert rest.complete and (rest.count, rest.positions) == (1, 20000)
 
 
+def test_a_resumed_run_reports_its_journals_best_before_its_first_task(tmp_path):
+    """The best of the tasks done by earlier runs is reported as soon as the journal is read: a run
+    killed before any task of its own ends (a short time limit) still keeps it."""
+    part = run(split(0.05), Settings(threads=2, time_limit=0.5, runs=tmp_path))
+    assert part.best is not None and part.best < 19997 and not part.complete
+    reported = []
+    again = run(split(0.05), Settings(threads=2, time_limit=0, runs=tmp_path), on_better=reported.append)
+    assert [(o.best, o.witness) for o in reported] == [(part.best, part.witness)]
+    assert (again.best, again.positions, again.complete) == (part.best, part.positions, False)
+
+
 def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters(tmp_path, capsys):
     """`workbench journals` reports a run stopped by its time limit as its journal holds it (tasks
     done, positions of those tasks, the key), says whether a run holds it, and `--copy-to` writes a

@@ -73,9 +73,11 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
         work += [ledger.parts[i] for i in sorted(ledger.parts)]
         with executor(settings) as (pool, workers):
             notes = _recheck(split, work, ledger, journal, pool, stop_at) if journal and ledger.foreign else []
-            done = ledger.rows
+            done, before = ledger.rows, total
             for row in done.values():
                 total = total.merge(row.outcome)
+            if on_better and total.beats(before):    # reported at once: a run killed before its first task keeps it
+                on_better(total)
             if done and (log := _log.get()) is not None:
                 imported = sum(i["tasks"] for i in ledger.imports)
                 log.notes += [f"resumed from its journal: {len(done)} of {len(work)} tasks were done by earlier "
