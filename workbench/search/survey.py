@@ -29,6 +29,7 @@ class Pace:
 
     rate: float | None          # positions a task-second (None: the search counts none)
     workers: float | None       # tasks at once: their task-seconds a second of the time any ran
+    rate_error: float = 0.0     # the rate's standard error, as a ratio of two sums over a sample
 
 
 @dataclass(frozen=True)
@@ -65,15 +66,19 @@ class JournalState:
 
     @property
     def margin(self) -> float | None:
-        """Two standard errors of seconds_left, for the positions: the tasks done are a sample drawn
-        without replacement, and the positions left are the whole's estimate (total x the sample's
-        mean) less the known part, so they share its error. With heavy-tailed tasks the spread is
-        the few largest. Not covered: the speed (the recent rows'), and the parts a task cut at its
-        cap hands back, counted as mean tasks though they are the rest of heavy ones."""
-        if self.done < 2 or not self.pace.rate:
+        """Two standard errors of seconds_left, from its two estimates' relative errors. The
+        positions: the tasks done are a sample drawn without replacement, and the positions left are
+        the whole's estimate (total x the sample's mean) less the known part, so they share its
+        error (with heavy-tailed tasks the spread is the few largest). The speed: the recent rows
+        are a sample of the tasks' speeds, which differ from task to task. Not covered: a drift of
+        the machine's own speed, and the parts a task cut at its cap hands back, counted as mean
+        tasks though they are the rest of heavy ones."""
+        left, rate = self.seconds_left, self.pace.rate
+        if self.done < 2 or not rate or not left:
             return None
         unseen = max(0.0, 1 - self.done / self.total)
-        return 2 * self.spread * math.sqrt(unseen / self.done) * self.total / self.pace.rate
+        positions_error = self.spread * math.sqrt(unseen / self.done) * self.total / (left * rate)
+        return 2 * left * math.hypot(positions_error, self.pace.rate_error / rate)
 
     @property
     def hours_left(self) -> float | None:
@@ -105,13 +110,17 @@ def _pace(rows: Iterable[Row]) -> Pace:
     """The pace of the latest RECENT rows. Each task ran over its `seconds` before it finished; cut
     to the window from the first of them to finish to the last, those spans give the time any task
     ran (a run stopped, or moved between machines, lay still outside them) and how many ran at once
-    within it. A task still running counts nothing yet, so `workers` errs low."""
+    within it. A task still running counts nothing yet, so `workers` errs low. The rate's error is
+    the ratio estimator's: the spread of each task's positions less the rate times its seconds."""
     latest = sorted(rows, key=lambda row: row.finished)[-RECENT:]
     seconds = sum(row.seconds for row in latest)
     positions = sum(row.outcome.positions for row in latest)
     rate = positions / seconds if positions and seconds > 0 else None
     if len(latest) < 2:
         return Pace(rate, None)
+    n = len(latest)
+    rate_error = 0.0 if rate is None else math.sqrt(
+        sum((row.outcome.positions - rate * row.seconds) ** 2 for row in latest) / (n * (n - 1))) / (seconds / n)
     ends = [datetime.fromisoformat(row.finished).timestamp() for row in latest]
     spans = sorted((max(end - row.seconds, ends[0]), end) for row, end in zip(latest, ends))
     busy, reached = 0.0, ends[0]
@@ -119,7 +128,7 @@ def _pace(rows: Iterable[Row]) -> Pace:
         busy += max(0.0, end - max(start, reached))
         reached = max(reached, end)
     work = sum(end - start for start, end in spans)
-    return Pace(rate, work / busy if busy > 0 else None)
+    return Pace(rate, work / busy if busy > 0 else None, rate_error)
 
 
 def _read_only(path: Path) -> sqlite3.Connection:
