@@ -66,7 +66,7 @@ class JournalState:
 
     @property
     def margin(self) -> float | None:
-        """Two standard errors of seconds_left, from its two estimates' relative errors. The
+        """Two standard errors of seconds_left, from the errors of its two estimates. The
         positions: the tasks done are a sample drawn without replacement, and the positions left are
         the whole's estimate (total x the sample's mean) less the known part, so they share its
         error (with heavy-tailed tasks the spread is the few largest). The speed: the recent rows
@@ -74,11 +74,11 @@ class JournalState:
         the machine's own speed, and the parts a task cut at its cap hands back, counted as mean
         tasks though they are the rest of heavy ones."""
         left, rate = self.seconds_left, self.pace.rate
-        if self.done < 2 or not rate or not left:
+        if self.done < 2 or not rate or left is None:
             return None
         unseen = max(0.0, 1 - self.done / self.total)
-        positions_error = self.spread * math.sqrt(unseen / self.done) * self.total / (left * rate)
-        return 2 * left * math.hypot(positions_error, self.pace.rate_error / rate)
+        positions_error = self.spread * math.sqrt(unseen / self.done) * self.total / rate
+        return 2 * math.hypot(positions_error, left * self.pace.rate_error / rate)
 
     @property
     def hours_left(self) -> float | None:
