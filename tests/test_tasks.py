@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from task_toys import PRIMES, capped_primes_in, primes_in, ranges
 
+from workbench.search.forecast import Tally
 from workbench.search.journal import Row
 from workbench.search.outcome import Outcome
 from workbench.search.survey import RECENT, JournalState, Pace, _pace
@@ -39,7 +40,6 @@ from workbench.search.tasks import (
     survey,
     window,
 )
-from workbench.search.tasks.progress import TaskProgress
 
 HERE = Path(__file__).resolve().parent
 
@@ -156,8 +156,10 @@ def test_journals_reads_a_partial_run_and_its_copy_resumes_to_the_exact_counters
     done, handed_back = len(task_rows(state.path)), sum(len(row["parts"]) for row in task_rows(state.path))
     assert not part.complete and 0 < state.done == done < state.total == 10 + handed_back
     assert state.positions <= part.positions and state.best is not None and state.best <= part.best
-    if done > 1:
-        assert state.spread == pytest.approx(statistics.stdev(row["positions"] for row in task_rows(state.path)))
+    own = [row["positions"] for row in task_rows(state.path) if row["task"] < 10]
+    assert (state.own.done, state.own.positions, state.handed.done) == (len(own), sum(own), done - len(own))
+    if len(own) > 1:
+        assert state.own.spread == pytest.approx(statistics.stdev(own))
     assert (state.key["top"], state.key["search"], state.running) == (20000, "capped primes", False)
     assert main(["journals", "--dir", str(here), "--copy-to", str(there)]) == 0
     shown = capsys.readouterr().out
@@ -249,7 +251,7 @@ def test_journals_projects_the_work_left_from_the_positions_at_the_recent_speed(
     slow = [finished_row(i, start + timedelta(minutes=i), 600, 6000) for i in range(RECENT)]
     fast = [finished_row(RECENT + i, start + timedelta(hours=30, minutes=i), 60, 6000) for i in range(RECENT)]
     rows = slow + fast
-    state = JournalState(tmp_path, {"tasks": 4 * RECENT}, len(rows), 0, 6000 * len(rows), None,
+    state = JournalState(tmp_path, {"tasks": 4 * RECENT}, Tally(len(rows), 6000 * len(rows)), Tally(), 0, None,
                          sum(r.seconds for r in rows), None, False, _pace(rows))
     assert state.seconds_left == pytest.approx(2 * RECENT * 60)
     assert state.hours_left == pytest.approx(2 * RECENT * 60 / 3600)
@@ -266,8 +268,9 @@ def test_the_margin_of_the_work_left_covers_the_truth_as_two_standard_errors_sho
         covered = 0
         for order in range(200):
             sample = random.Random(order).sample(tasks, done)
-            state = JournalState(tmp_path, {"tasks": len(tasks)}, done, 0, sum(sample), None, 0.0, None,
-                                 False, Pace(1.0, 1.0), spread=statistics.stdev(map(float, sample)))
+            own = Tally(done, sum(sample), float(sum(x * x for x in sample)))
+            state = JournalState(tmp_path, {"tasks": len(tasks)}, own, Tally(), 0, None, 0.0, None, False,
+                                 Pace(1.0, 1.0))
             assert state.seconds_left is not None and state.margin is not None
             covered += abs(state.seconds_left - (sum(tasks) - sum(sample))) <= state.margin
         assert 0.9 <= covered / 200 <= 0.99
@@ -288,21 +291,12 @@ def test_the_margin_covers_the_speed_of_the_recent_tasks_too(tmp_path):
             sample = positions[tasks[:done]]
             recent = [finished_row(int(i), start + timedelta(seconds=k), float(seconds[i]), int(positions[i]))
                       for k, i in enumerate(tasks[done - RECENT:done])]
-            state = JournalState(tmp_path, {"tasks": positions.size}, done, 0, int(sample.sum()), None, 0.0, None,
-                                 False, _pace(recent), spread=float(sample.std(ddof=1)))
+            own = Tally(done, int(sample.sum()), float((sample.astype(float) ** 2).sum()))
+            state = JournalState(tmp_path, {"tasks": positions.size}, own, Tally(), 0, None, 0.0, None, False,
+                                 _pace(recent))
             assert state.seconds_left is not None and state.margin is not None
             covered += abs(state.seconds_left - seconds[tasks[done:]].sum()) <= state.margin
         assert 0.9 <= covered / 200 <= 0.99
-
-
-def test_a_resumed_runs_time_left_is_the_mean_task_of_every_run_at_its_own_speed():
-    """100 tasks done before, of 10,000 positions each; this run's first task, 1,000 positions in
-    10 s: the 99 left take about 99 x 9,911 / 100 s (its own count of one task would say 990 s)."""
-    progress = TaskProgress(200, 100, quiet=True, positions=100 * 10_000)
-    progress.update(Outcome(positions=1_000), Outcome())
-    progress.started -= 10
-    seconds = float(progress.eta().split()[1].replace(",", ""))
-    assert seconds == pytest.approx(99 * 1_001_000 / 101 / 100, rel=0.01)
 
 
 def test_the_windowed_loop_keeps_its_slots_and_lets_a_wide_job_wait_for_room():

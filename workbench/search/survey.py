@@ -8,7 +8,6 @@ import fcntl
 import json
 import math
 import sqlite3
-import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import JournalBroken, JournalBusy
+from .forecast import Forecast, Tally, forecast, tallies
 from .journal import FORMAT, PLAIN, UNREADABLE, Row, broken, journal_key, older, read_rows
 from .outcome import Outcome
 
@@ -38,47 +38,53 @@ class JournalState:
 
     path: Path
     key: dict[str, Any]
-    done: int                   # tasks finished
-    parts: int                  # tasks handed back by others (they join the total)
-    positions: int              # of the finished tasks (the split before them is not journaled)
+    own: Tally                  # the split's own tasks finished
+    handed: Tally               # the parts finished that tasks cut at their cap handed back
+    parts: int                  # parts handed back so far (they join the total)
     best: int | None            # the best value the finished tasks found
     task_seconds: float
     last: str | None            # when the latest task finished
     running: bool               # a run holds the journal now
     pace: Pace
     foreign: int = 0            # finished tasks written elsewhere, not yet re-checked here
-    spread: float = 0.0         # the standard deviation of a finished task's positions
+
+    @property
+    def done(self) -> int:
+        return self.own.done + self.handed.done
+
+    @property
+    def positions(self) -> int:
+        """Of the finished tasks (the split before them is not journaled)."""
+        return self.own.positions + self.handed.positions
 
     @property
     def total(self) -> int:
         return int(self.key["tasks"]) + self.parts
 
     @property
+    def forecast(self) -> Forecast | None:
+        return forecast(self.own, int(self.key["tasks"]), self.handed, self.parts - self.handed.done)
+
+    @property
     def seconds_left(self) -> float | None:
-        """Task-seconds still to go: the positions left at the mean a task so far (tasks are shuffled,
-        so the mean is fair) at the recent positions a task-second, else the mean task-seconds. The
-        positions are exact wherever a row was made; its seconds are those of its machine and code."""
+        """Task-seconds still to go: the positions left (the forecast) at the recent positions a
+        task-second, else the mean task-seconds. The positions are exact wherever a row was made;
+        its seconds are those of its machine and code."""
         if not self.done:
             return None
-        if self.pace.rate:
-            return self.positions / self.done * (self.total - self.done) / self.pace.rate
+        if self.pace.rate and self.forecast is not None:
+            return self.forecast.positions / self.pace.rate
         return self.task_seconds / self.done * (self.total - self.done)
 
     @property
     def margin(self) -> float | None:
-        """Two standard errors of seconds_left, from the errors of its two estimates. The
-        positions: the tasks done are a sample drawn without replacement, and the positions left are
-        the whole's estimate (total x the sample's mean) less the known part, so they share its
-        error (with heavy-tailed tasks the spread is the few largest). The speed: the recent rows
-        are a sample of the tasks' speeds, which differ from task to task. Not covered: a drift of
-        the machine's own speed, and the parts a task cut at its cap hands back, counted as mean
-        tasks though they are the rest of heavy ones."""
-        left, rate = self.seconds_left, self.pace.rate
-        if self.done < 2 or not rate or left is None:
+        """Two standard errors of seconds_left, from the errors of its two estimates: the
+        positions' (the forecast's) and the speed's (the recent rows are a sample of the tasks'
+        speeds, which differ from task to task). Not covered: a drift of the machine's own speed."""
+        left, rate, ahead = self.seconds_left, self.pace.rate, self.forecast
+        if self.done < 2 or not rate or left is None or ahead is None:
             return None
-        unseen = max(0.0, 1 - self.done / self.total)
-        positions_error = self.spread * math.sqrt(unseen / self.done) * self.total / rate
-        return 2 * math.hypot(positions_error, left * self.pace.rate_error / rate)
+        return 2 * math.hypot(ahead.error / rate, left * self.pace.rate_error / rate)
 
     @property
     def hours_left(self) -> float | None:
@@ -90,9 +96,10 @@ class JournalState:
         """The work left in words, with what the estimate rests on."""
         seconds, pace = self.seconds_left or 0.0, self.pace
         plus = "" if self.margin is None else f" (± {self.margin / 3600:,.2f} at two standard errors)"
-        said = (f"about {seconds / 3600:,.2f} task-hours{plus} at the latest {RECENT} tasks' {pace.rate:,.0f} "
-                "positions a task-second and the mean positions a task so far" if pace.rate else
-                f"about {seconds / 3600:,.2f} task-hours at the mean so far")
+        about = "at least" if self.forecast is not None and self.forecast.floor else "about"
+        said = (f"{about} {seconds / 3600:,.2f} task-hours{plus} at the latest {RECENT} tasks' {pace.rate:,.0f} "
+                "positions a task-second and the mean positions of a task, and of a handed-back part, so far"
+                if pace.rate else f"about {seconds / 3600:,.2f} task-hours at the mean so far")
         if self.hours_left is not None and pace.workers is not None:
             said += f"; {self.hours_left:,.1f} h with {pace.workers:.1f} tasks at once, as lately"
         return said
@@ -161,11 +168,10 @@ def _state(path: Path, secret: bytes) -> JournalState:
     key = json.loads(key_text)
     rows = list(ledger.rows.values())
     total = Outcome.reduce((row.outcome for row in rows), bool(key.get("maximise", False)))
-    finished = [row.finished for row in rows]
-    spread = statistics.stdev(row.outcome.positions for row in rows) if len(rows) > 1 else 0.0
-    return JournalState(path, key, len(rows), len(ledger.parts), total.positions, total.best,
-                        sum(row.seconds for row in rows), max(finished, default=None), _running(path),
-                        _pace(rows), len(ledger.foreign), spread)
+    own, handed = tallies(((row.task, row.outcome.positions, len(row.parts)) for row in rows), int(key["tasks"]))
+    return JournalState(path, key, own, handed, len(ledger.parts), total.best, sum(row.seconds for row in rows),
+                        max((row.finished for row in rows), default=None), _running(path), _pace(rows),
+                        len(ledger.foreign))
 
 
 def survey(folder: Path) -> list[JournalState | Unreadable]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..forecast import tallies
 from ..journal import AT_LEAST, PLAIN, SAMPLE, Codec, Journal, JournalBroken, Ledger, _log, disagreement
 from ..outcome import Outcome
 from .executor import executor
@@ -84,8 +85,8 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
                               f"runs ({sum(row.seconds for row in done.values()):,.0f} task-seconds"
                               + (f"; {imported} of them imported from elsewhere" if imported and not notes else "")
                               + ")", *notes]
-            progress = TaskProgress(len(work), len(done), settings.quiet,
-                                    positions=sum(row.outcome.positions for row in done.values()))
+            progress = TaskProgress(len(split.tasks), len(ledger.parts), settings.quiet, done=tallies(
+                ((row.task, row.outcome.positions, len(row.parts)) for row in done.values()), len(split.tasks)))
             total, left = _drain(split, work, pool, workers, [i for i in range(len(work)) if i not in done],
                                  stop_at, total, journal, progress, on_better)
         progress.close()
@@ -143,19 +144,17 @@ def _drain(split: Split, work: list[Any], pool: cf.Executor, workers: int, todo:
     def done(task: int, result: tuple[Outcome, float], began: float) -> None:
         nonlocal total, left
         outcome, seconds = result
+        parts = dict(enumerate(outcome.parts, start=len(work))) if outcome.complete else {}
         if outcome.complete:
-            parts = dict(enumerate(outcome.parts, start=len(work)))
             work.extend(outcome.parts)
             queue.extend(parts)
             left += len(parts) - 1
-            if parts:
-                progress.grow(len(parts))
             if journal:
                 journal.task_done(task, outcome, seconds, parts)
         if outcome.beats(total) and on_better:
             on_better(outcome)
         total = total.merge(outcome)
-        progress.update(outcome, total)
+        progress.update(task, outcome, total, len(parts))
 
     window(pool, WINDOW * workers, take, done)
     return total, left
