@@ -19,7 +19,7 @@ def test_a_handed_back_part_is_priced_at_the_finished_parts_with_the_parts_it_wi
     estimate says it is a floor; the progress line says so too."""
     own = Tally(100, 100_000, 100 * 1e6, handed=4)
     parts = Tally().plus(10**6, 1).plus(10**6)
-    ahead = forecast(own, 100, parts, 3)
+    ahead = forecast(own, 100, parts, 5)
     assert ahead is not None and (ahead.positions, ahead.floor) == (pytest.approx(6e6), False)
     assert forecast(own, 100, Tally(), 4) == Forecast(4000, 0.0, True)
     progress = TaskProgress(100, 4, quiet=True, done=(own, Tally()))
@@ -52,7 +52,7 @@ def test_the_forecast_of_a_run_with_handed_back_parts_is_right_within_its_roughn
             left -= 1
             truth += int(100 * draw.lognormvariate(7, 1))
             left += 3 if draw.random() < 0.2 else 0
-        ahead = forecast(own, 2000, parts, pending)
+        ahead = forecast(own, 2000, parts, parts.done + pending)
         assert ahead is not None
         forecasts.append(ahead.positions)
         truths.append(truth)

@@ -5,6 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .journal import Row
 
 
 @dataclass(frozen=True)
@@ -41,15 +45,15 @@ def _deviation(n: int, total: float, squares: float) -> float:
     return math.sqrt(max(0.0, (squares - total * total / n) / (n - 1))) if n > 1 else 0.0
 
 
-def tallies(tasks: Iterable[tuple[int, int, int]], own: int) -> tuple[Tally, Tally]:
-    """The split's own tasks and the parts, from (task, positions, parts handed back) of each
-    finished task; the parts are numbered on from the `own` tasks."""
+def tallies(rows: Iterable[Row], own: int) -> tuple[Tally, Tally]:
+    """The split's own tasks and the parts, from a journal's rows; the parts are numbered on from
+    the `own` tasks."""
     mine, parts = Tally(), Tally()
-    for task, positions, handed in tasks:
-        if task < own:
-            mine = mine.plus(positions, handed)
+    for row in rows:
+        if row.task < own:
+            mine = mine.plus(row.outcome.positions, len(row.parts))
         else:
-            parts = parts.plus(positions, handed)
+            parts = parts.plus(row.outcome.positions, len(row.parts))
     return mine, parts
 
 
@@ -60,9 +64,10 @@ class Forecast:
     floor: bool                 # only a floor: parts to come, and no part finished (or m >= 1) to price them
 
 
-def forecast(own: Tally, own_tasks: int, parts: Tally, parts_left: int) -> Forecast | None:
-    """The positions left. An own task left is priced at the mean own task (tasks are shuffled, so
-    the mean is fair) and hands back parts as often as the finished ones did. A part is priced at
+def forecast(own: Tally, own_tasks: int, parts: Tally, parts_known: int) -> Forecast | None:
+    """The positions left, with `parts_known` the parts handed back so far, finished or not. An
+    own task left is priced at the mean own task (tasks are shuffled, so the mean is fair) and
+    hands back parts as often as the finished ones did. A part is priced at
     the mean finished part, and since parts hand back m parts each on average, one part to come
     is 1/(1 - m) parts in all. The error: the own tasks done are a sample drawn without
     replacement; the parts' is the sum of that many parts of their spread, whose mean is itself
@@ -72,6 +77,7 @@ def forecast(own: Tally, own_tasks: int, parts: Tally, parts_left: int) -> Forec
     running), and 1/(1 - m) makes a high m count more than a low one."""
     if not own.done:
         return None
+    parts_left = parts_known - parts.done
     own_left = own_tasks - own.done
     coming = parts_left + own_left * own.handed / own.done
     if parts.done and parts.handed < parts.done:

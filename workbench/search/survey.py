@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import json
 import math
 import sqlite3
@@ -61,9 +62,9 @@ class JournalState:
     def total(self) -> int:
         return int(self.key["tasks"]) + self.parts
 
-    @property
+    @functools.cached_property
     def forecast(self) -> Forecast | None:
-        return forecast(self.own, int(self.key["tasks"]), self.handed, self.parts - self.handed.done)
+        return forecast(self.own, int(self.key["tasks"]), self.handed, self.parts)
 
     @property
     def seconds_left(self) -> float | None:
@@ -168,7 +169,7 @@ def _state(path: Path, secret: bytes) -> JournalState:
     key = json.loads(key_text)
     rows = list(ledger.rows.values())
     total = Outcome.reduce((row.outcome for row in rows), bool(key.get("maximise", False)))
-    own, handed = tallies(((row.task, row.outcome.positions, len(row.parts)) for row in rows), int(key["tasks"]))
+    own, handed = tallies(rows, int(key["tasks"]))
     return JournalState(path, key, own, handed, len(ledger.parts), total.best, sum(row.seconds for row in rows),
                         max((row.finished for row in rows), default=None), _running(path), _pace(rows),
                         len(ledger.foreign))

@@ -65,7 +65,7 @@ class TaskProgress:
         earlier runs' (steadier than a resumed run's own few when their sizes are heavy-tailed), at
         this run's positions a second."""
         elapsed = time.monotonic() - self.started
-        ahead = forecast(self.own, self.own_tasks, self.handed, self.parts - self.handed.done)
+        ahead = forecast(self.own, self.own_tasks, self.handed, self.parts)
         if self.positions and ahead is not None:
             seconds = ahead.positions / self.positions * elapsed
         else:

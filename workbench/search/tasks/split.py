@@ -85,8 +85,8 @@ def run(split: Split, settings: Settings, start: Outcome | None = None,
                               f"runs ({sum(row.seconds for row in done.values()):,.0f} task-seconds"
                               + (f"; {imported} of them imported from elsewhere" if imported and not notes else "")
                               + ")", *notes]
-            progress = TaskProgress(len(split.tasks), len(ledger.parts), settings.quiet, done=tallies(
-                ((row.task, row.outcome.positions, len(row.parts)) for row in done.values()), len(split.tasks)))
+            progress = TaskProgress(len(split.tasks), len(ledger.parts), settings.quiet,
+                                    done=tallies(done.values(), len(split.tasks)))
             total, left = _drain(split, work, pool, workers, [i for i in range(len(work)) if i not in done],
                                  stop_at, total, journal, progress, on_better)
         progress.close()
