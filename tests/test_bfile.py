@@ -106,9 +106,9 @@ def test_every_results_bfile_keeps_the_oeis_rules_and_is_current(path):
 
 
 def test_unproven_terms_are_left_out(tmp_path):
-    """stones has FEASIBLE hunt rows for n = 6..12 (60, 71, ...): the b-file stops at the proven a(5)."""
+    """stones has FEASIBLE hunt rows for n = 6..12 (60, 71, ...): the b-file stops at the proven a(6)."""
     _, terms = read_bfile(bfile.write("stones", tmp_path / "b.txt", "test")[0])
-    assert terms == [(1, 1), (2, 16), (3, 28), (4, 38), (5, 49)]
+    assert terms == [(1, 1), (2, 16), (3, 28), (4, 38), (5, 49), (6, 60)]
 
 
 def test_bfile_bad_requests():
