@@ -67,14 +67,14 @@ class Forecast:
 def forecast(own: Tally, own_tasks: int, parts: Tally, parts_known: int) -> Forecast | None:
     """The positions left, with `parts_known` the parts handed back so far, finished or not. An
     own task left is priced at the mean own task (tasks are shuffled, so the mean is fair) and
-    hands back parts as often as the finished ones did. A part is priced at
-    the mean finished part, and since parts hand back m parts each on average, one part to come
-    is 1/(1 - m) parts in all. The error: the own tasks done are a sample drawn without
-    replacement; the parts' is the sum of that many parts of their spread, whose mean is itself
-    estimated, and the error of m carried through 1/(1 - m). While no part has finished (or m >= 1)
-    a part counts as one mean part (or task), and the forecast is a floor. A rough forecast: read
-    while a run still hands back parts, m tends high (the runs that branched more are those still
-    running), and 1/(1 - m) makes a high m count more than a low one."""
+    hands back parts as often as the finished ones did. A part is priced at the mean finished
+    part, and since parts hand back m parts each on average, one part to come is 1/(1 - m) parts
+    in all. The error: the own tasks done are a sample drawn without replacement; the parts' is
+    the sum of that many parts of their spread, whose mean is itself estimated, and the error of
+    m carried through 1/(1 - m). While no part has finished (or m >= 1) a part counts as one mean
+    part (or task), and the forecast is a floor. A rough forecast: read while a run still hands
+    back parts, m tends high (the runs that branched more are those still running), and
+    1/(1 - m) makes a high m count more than a low one."""
     if not own.done:
         return None
     parts_left = parts_known - parts.done
